@@ -1,0 +1,298 @@
+// The benchmark API client: typed results, human errors, quota tracking, de-duplication, a concurrency bound,
+// bounded retries, a stop after 429 and a key that never leaves the API origin.
+import { isValidSlug, type AccountInfo, type ComponentKind, type LookupResult, type QuotaSnapshot } from '../model';
+import type { Logger } from '../logger';
+import { nullLogger } from '../logger';
+import { ApiError, errors } from './errors';
+import { mergeSnapshots, parseAccount, parseRateLimitHeaders, parseResetValue, snapshotFromAccount } from './quota';
+import { parseRecord, RecordShapeError } from './record';
+import { TransportError, type HttpResponse, type HttpTransport, type TransportFactory } from './transport';
+
+export interface ClientOptions {
+  /** Everything before `/v1`, e.g. `https://api.example.com/api`. */
+  apiUrl: string;
+  getKey: () => Promise<string | undefined> | string | undefined;
+  transport: TransportFactory;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  maxBodyBytes?: number;
+  logger?: Logger;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export const DEFAULTS = { concurrency: 4, timeoutMs: 15_000, maxRetries: 2, maxBodyBytes: 1024 * 1024 };
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** Validates and normalises the API address: https, or http on loopback only; no credentials, query or fragment. */
+export function normaliseApiUrl(raw: string | undefined): URL {
+  const text = (raw ?? '').trim();
+  if (!text) throw errors.missingUrl();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw errors.insecureUrl('it is not a valid URL');
+  }
+  if (url.username || url.password) throw errors.insecureUrl('it contains a user name or password');
+  if (url.protocol === 'http:') {
+    if (!isLoopbackHost(url.hostname)) throw errors.insecureUrl('plain http:// is only allowed for loopback addresses');
+  } else if (url.protocol !== 'https:') {
+    throw errors.insecureUrl(`the scheme ${url.protocol} is not supported`);
+  }
+  url.search = '';
+  url.hash = '';
+  // Accept an address pasted with the version segment: everything before /v1 is the base.
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '') || '/';
+  return url;
+}
+
+export type QuotaListener = (snapshot: QuotaSnapshot) => void;
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    return () => {
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+}
+
+function startOfNextMonthUtc(now: number): number {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+export class BenchClient {
+  private readonly base: URL;
+  private readonly opts: Required<Pick<ClientOptions, 'concurrency' | 'timeoutMs' | 'maxRetries' | 'maxBodyBytes'>>;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly semaphore: Semaphore;
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly listeners = new Set<QuotaListener>();
+  private transportPromise: Promise<HttpTransport> | undefined;
+  private quotaSnapshot: QuotaSnapshot | undefined;
+  private blockedUntilMs: number | null = null;
+  /** The key that got 401/403, so a scan does not send it 300 times. Cleared when the key changes. */
+  private rejectedKey: { key: string; error: ApiError } | undefined;
+  /** Requests actually sent, by path kind; the benchmark and tests read it. */
+  readonly sent = { lookups: 0, me: 0 };
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = normaliseApiUrl(options.apiUrl);
+    this.opts = {
+      concurrency: Math.max(1, Math.floor(options.concurrency ?? DEFAULTS.concurrency)),
+      timeoutMs: Math.max(100, options.timeoutMs ?? DEFAULTS.timeoutMs),
+      maxRetries: Math.min(2, Math.max(0, options.maxRetries ?? DEFAULTS.maxRetries)),
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    };
+    this.logger = options.logger ?? nullLogger;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.random = options.random ?? Math.random;
+    this.semaphore = new Semaphore(this.opts.concurrency);
+  }
+
+  get origin(): string {
+    return this.base.origin;
+  }
+
+  /** Identifies the API for cache keys: origin plus api root. */
+  get apiId(): string {
+    return this.base.origin + this.base.pathname.replace(/\/$/, '');
+  }
+
+  get quota(): QuotaSnapshot | undefined {
+    return this.quotaSnapshot;
+  }
+
+  /** Epoch ms until which no plugin/theme request is sent (after a 429), or null. */
+  get blockedUntil(): number | null {
+    if (this.blockedUntilMs !== null && this.now() >= this.blockedUntilMs) this.blockedUntilMs = null;
+    return this.blockedUntilMs;
+  }
+
+  onQuota(listener: QuotaListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  lookup(kind: ComponentKind, slug: string): Promise<LookupResult> {
+    if (!isValidSlug(slug)) return Promise.reject(errors.invalidSlug(slug));
+    const path = `${kind === 'plugin' ? 'plugins' : 'themes'}/${encodeURIComponent(slug)}`;
+    return this.dedupe(path, async () => {
+      const blocked = this.blockedUntil;
+      if (blocked !== null) throw errors.quotaExceeded(blocked);
+      const res = await this.send(path, true);
+      if (res.status === 404) return { state: 'not-in-dataset', kind, slug } as LookupResult;
+      try {
+        return parseRecord(parseJson(res), kind, slug);
+      } catch (err) {
+        if (err instanceof RecordShapeError) throw errors.unreadable(err.message, res.status);
+        throw err;
+      }
+    });
+  }
+
+  me(): Promise<AccountInfo> {
+    return this.dedupe('me', async () => {
+      const res = await this.send('me', false);
+      if (res.status === 404) throw errors.unreadable('the /me endpoint was not found: check the API address', 404);
+      const account = parseAccount(parseJson(res), this.now());
+      this.publish(snapshotFromAccount(account, this.now()));
+      return account;
+    });
+  }
+
+  async dispose(): Promise<void> {
+    const t = this.transportPromise;
+    this.transportPromise = undefined;
+    if (t) await (await t).close();
+  }
+
+  private dedupe<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const existing = this.inFlight.get(key);
+    if (existing) return existing as Promise<T>;
+    const p = work().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, p);
+    return p;
+  }
+
+  private transport(): Promise<HttpTransport> {
+    this.transportPromise ??= Promise.resolve(
+      this.options.transport({ connections: this.opts.concurrency, timeoutMs: this.opts.timeoutMs }),
+    );
+    return this.transportPromise;
+  }
+
+  private publish(snapshot: QuotaSnapshot): void {
+    this.quotaSnapshot = mergeSnapshots(this.quotaSnapshot, snapshot);
+    for (const l of this.listeners) {
+      try {
+        l(this.quotaSnapshot);
+      } catch (err) {
+        this.logger.error(`quota listener failed: ${String(err)}`);
+      }
+    }
+  }
+
+  /** Sends one GET with retries; returns 200 and 404 responses, throws typed errors for the rest. */
+  private async send(path: string, counted: boolean): Promise<HttpResponse> {
+    const key = ((await this.options.getKey()) ?? '').trim();
+    if (!key) throw errors.missingKey();
+    if (this.rejectedKey && this.rejectedKey.key === key) throw this.rejectedKey.error;
+    let attempt = 0;
+    for (;;) {
+      try {
+        return await this.sendOnce(path, key, counted);
+      } catch (err) {
+        if (!(err instanceof ApiError) || !err.retryable || attempt >= this.opts.maxRetries) throw err;
+        attempt++;
+        // Exponential backoff with full jitter: 250 ms, 500 ms (+ up to the same again).
+        const delay = 250 * 2 ** (attempt - 1) * (1 + this.random());
+        this.logger.warn(`${path}: ${err.kind}; retry ${attempt} of ${this.opts.maxRetries} in ${Math.round(delay)} ms`);
+        await this.sleep(delay);
+        if (counted && this.blockedUntil !== null) throw errors.quotaExceeded(this.blockedUntilMs);
+      }
+    }
+  }
+
+  private async sendOnce(path: string, key: string, counted: boolean): Promise<HttpResponse> {
+    const release = await this.semaphore.acquire();
+    const started = this.now();
+    let url = new URL(`${this.base.pathname.replace(/\/$/, '')}/v1/${path}`, this.base.origin);
+    try {
+      const transport = await this.transport();
+      for (let hop = 0; ; hop++) {
+        // The key only ever goes to the configured origin.
+        if (url.origin !== this.base.origin) throw errors.redirect(302);
+        if (counted) this.sent.lookups++;
+        else this.sent.me++;
+        let res: HttpResponse;
+        try {
+          res = await transport.request({
+            url: url.toString(),
+            headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'user-agent': 'wp-bench' },
+            timeoutMs: this.opts.timeoutMs,
+            maxBytes: this.opts.maxBodyBytes,
+          });
+        } catch (err) {
+          if (err instanceof TransportError) {
+            if (err.failure === 'timeout') throw errors.timeout(Math.round(this.opts.timeoutMs / 1000));
+            if (err.failure === 'too-large') throw errors.unreadable(err.message);
+            if (err.failure === 'aborted') throw errors.cancelled();
+            throw errors.network(err.message);
+          }
+          throw errors.network(String((err as Error)?.message ?? err));
+        }
+        this.logger.info(`GET ${path} → ${res.status} (${this.now() - started} ms)`);
+        const snapshot = parseRateLimitHeaders(res.headers, this.now());
+        if (snapshot) this.publish(snapshot);
+        if (res.status >= 300 && res.status < 400) {
+          const location = headerValue(res.headers, 'location');
+          if (!location || hop >= 2) throw errors.redirect(res.status);
+          url = new URL(location, url);
+          if (url.origin !== this.base.origin) {
+            this.logger.warn(`${path}: redirect to another origin refused; the key was not sent there`);
+            throw errors.redirect(res.status);
+          }
+          continue;
+        }
+        return this.check(res, key);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private check(res: HttpResponse, key: string): HttpResponse {
+    const { status } = res;
+    if (status === 200 || status === 404) return res;
+    if (status === 401 || status === 403) {
+      const error = status === 401 ? errors.invalidKey() : errors.forbidden();
+      this.rejectedKey = { key, error };
+      throw error;
+    }
+    if (status === 429) {
+      const fromHeader = parseRateLimitHeaders(res.headers, this.now())?.resetAt ?? null;
+      const retryAfter = parseResetValue(headerValue(res.headers, 'retry-after'), this.now());
+      const known = fromHeader ?? retryAfter ?? this.quotaSnapshot?.resetAt ?? null;
+      const resetAt = known !== null && known > this.now() ? known : startOfNextMonthUtc(this.now());
+      this.blockedUntilMs = resetAt;
+      this.publish({ limit: null, remaining: 0, used: this.quotaSnapshot?.limit ?? null, resetAt, tier: null, observedAt: this.now() });
+      throw errors.quotaExceeded(resetAt);
+    }
+    if (status >= 500) throw errors.server(status);
+    throw errors.unreadable(`unexpected HTTP status ${status}`, status);
+  }
+}
+
+function headerValue(headers: HttpResponse['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function parseJson(res: HttpResponse): unknown {
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch {
+    throw errors.unreadable('the body is not valid JSON', res.status);
+  }
+}
+
+export { ApiError };

@@ -1,0 +1,82 @@
+// Validation of benchmark records. Unknown fields are ignored; a missing required field makes the record unreadable.
+import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName, type LookupResult } from '../model';
+
+export class RecordShapeError extends Error {}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function num(v: unknown, field: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordShapeError(`${field} is not a number`);
+  return v;
+}
+
+function optionalNum(v: unknown, field: string): number | null {
+  return v === null || v === undefined ? null : num(v, field);
+}
+
+function optionalString(v: unknown, field: string): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string') throw new RecordShapeError(`${field} is not a string`);
+  return v;
+}
+
+function context(v: unknown, name: ContextName): ContextMeasurement | null {
+  // null (or absent) means "not measured", never zero.
+  if (v === null || v === undefined) return null;
+  if (!isObject(v)) throw new RecordShapeError(`contexts.${name} is neither an object nor null`);
+  return {
+    ttfbDeltaMs: num(v.ttfb_delta_ms, `contexts.${name}.ttfb_delta_ms`),
+    memoryDeltaKb: num(v.memory_delta_kb, `contexts.${name}.memory_delta_kb`),
+    queriesDelta: num(v.queries_delta, `contexts.${name}.queries_delta`),
+  };
+}
+
+/** Only http(s) profile links are kept: anything else (javascript:, command:, data:) is dropped. */
+export function safeLink(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Turns a 200 body into a lookup result, or throws RecordShapeError saying what is wrong. */
+export function parseRecord(body: unknown, kind: ComponentKind, slug: string): LookupResult {
+  if (!isObject(body)) throw new RecordShapeError('the body is not a JSON object');
+  if (typeof body.benchmarked !== 'boolean') throw new RecordShapeError('"benchmarked" is missing or not true/false');
+  if (body.slug !== undefined && body.slug !== slug) throw new RecordShapeError(`the record is for "${String(body.slug).slice(0, 60)}", not "${slug}"`);
+  const name = typeof body.name === 'string' && body.name.trim() !== '' ? body.name : slug;
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const links = isObject(body.links) ? body.links : {};
+  const base = {
+    slug,
+    kind,
+    name,
+    benchmarkedAt: optionalString(body.benchmarked_at, 'benchmarked_at'),
+    activeInstalls: optionalNum(metadata.active_installs, 'metadata.active_installs'),
+    rating: optionalNum(metadata.rating, 'metadata.rating'),
+    profileUrl: safeLink(links.profile),
+  };
+  if (!body.benchmarked) {
+    const record: BenchmarkRecord = {
+      ...base,
+      benchmarked: false,
+      grade: null,
+      score: null,
+      contexts: { activation: null, homepage: null, admin: null },
+    };
+    return { state: 'not-benchmarked', record };
+  }
+  if (!isObject(body.speed_score)) throw new RecordShapeError('"speed_score" is missing');
+  const grade = body.speed_score.grade;
+  if (typeof grade !== 'string' || !/^[A-F][+-]?$/.test(grade.trim())) throw new RecordShapeError('"speed_score.grade" is missing or not a grade');
+  const score = num(body.speed_score.numeric, 'speed_score.numeric');
+  if (!isObject(body.contexts)) throw new RecordShapeError('"contexts" is missing or not an object');
+  const contexts = {} as Record<ContextName, ContextMeasurement | null>;
+  for (const c of CONTEXT_NAMES) contexts[c] = context(body.contexts[c], c);
+  return { state: 'benchmarked', record: { ...base, benchmarked: true, grade: grade.trim(), score, contexts } };
+}

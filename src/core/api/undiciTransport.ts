@@ -1,0 +1,64 @@
+// undici implementation of HttpTransport. Bundled separately (dist/http.js) so activation never loads undici.
+import { Agent, request } from 'undici';
+import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport, type TransportOptions } from './transport';
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code ?? e?.message ?? 'unknown error';
+}
+
+export function createUndiciTransport(options: TransportOptions): HttpTransport {
+  const agent = new Agent({
+    connections: Math.max(1, options.connections),
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: { timeout: options.timeoutMs },
+  });
+
+  return {
+    async request(req: HttpRequest): Promise<HttpResponse> {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, req.timeoutMs);
+      const onOuterAbort = () => controller.abort();
+      req.signal?.addEventListener('abort', onOuterAbort, { once: true });
+      try {
+        const res = await request(req.url, {
+          method: 'GET',
+          headers: req.headers,
+          dispatcher: agent,
+          signal: controller.signal,
+        });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of res.body) {
+          size += (chunk as Buffer).length;
+          if (size > req.maxBytes) {
+            res.body.destroy();
+            throw new TransportError('too-large', `the response is larger than ${Math.round(req.maxBytes / 1024)} KiB`);
+          }
+          chunks.push(chunk as Buffer);
+        }
+        return { status: res.statusCode, headers: res.headers as HttpResponse['headers'], body: Buffer.concat(chunks) };
+      } catch (err) {
+        if (err instanceof TransportError) throw err;
+        if (timedOut) throw new TransportError('timeout', `no complete answer within ${req.timeoutMs} ms`);
+        if (req.signal?.aborted) throw new TransportError('aborted', 'cancelled');
+        const code = describe(err);
+        if (/Timeout/i.test(code)) throw new TransportError('timeout', code);
+        throw new TransportError('network', code);
+      } finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onOuterAbort);
+      }
+    },
+    async close() {
+      await agent.close().catch(() => agent.destroy());
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Formatting of numbers and grades for people; shared by the CLI, hovers, the tree and the webview.
+import type { ContextMeasurement } from './model';
+
+export const NOT_MEASURED = 'not measured';
+
+export function formatMs(ms: number): string {
+  return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
+}
+
+export function formatMemoryKb(kb: number): string {
+  const abs = Math.abs(kb);
+  if (abs >= 1024) return `${(kb / 1024).toFixed(abs >= 10 * 1024 ? 0 : 1)} MB`;
+  return `${Math.round(kb)} KB`;
+}
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function formatContext(c: ContextMeasurement | null): { ttfb: string; memory: string; queries: string } {
+  if (!c) return { ttfb: NOT_MEASURED, memory: NOT_MEASURED, queries: NOT_MEASURED };
+  return { ttfb: formatMs(c.ttfbDeltaMs), memory: formatMemoryKb(c.memoryDeltaKb), queries: formatCount(c.queriesDelta) };
+}
+
+export function formatAge(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  if (m < 1) return 'just now';
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.round(h / 24)} days ago`;
+}
+
+/** Grade order, best first. Unknown grades sort after F. */
+const GRADE_ORDER = ['A+', 'A', 'A-', 'B+', 'B', 'B-', 'C+', 'C', 'C-', 'D+', 'D', 'D-', 'E+', 'E', 'E-', 'F+', 'F', 'F-'];
+
+export function gradeRank(grade: string | null | undefined): number {
+  if (!grade) return GRADE_ORDER.length + 1;
+  const i = GRADE_ORDER.indexOf(grade.trim().toUpperCase());
+  if (i >= 0) return i;
+  const letter = GRADE_ORDER.indexOf(grade.trim().charAt(0).toUpperCase());
+  return letter >= 0 ? letter : GRADE_ORDER.length;
+}
+
+/** True when `grade`'s letter is worse than `minimum`'s (minimum C: D, E and F are worse; C- is not). */
+export function isWorseThan(grade: string | null | undefined, minimum: string): boolean {
+  if (!grade) return false;
+  const letters = 'ABCDEF';
+  const g = letters.indexOf(grade.trim().charAt(0).toUpperCase());
+  const m = letters.indexOf(minimum.trim().charAt(0).toUpperCase());
+  if (g < 0 || m < 0) return false;
+  return g > m;
+}
+
+/** `1,234 / 50,000` style. */
+export function formatQuota(used: number | null, limit: number | null): string {
+  if (used === null && limit === null) return 'quota unknown';
+  return `${used === null ? '?' : formatCount(used)} / ${limit === null ? '?' : formatCount(limit)}`;
+}

@@ -1,0 +1,115 @@
+// Shared data model of WP Bench. Plain TypeScript: no vscode, no undici.
+
+export type ComponentKind = 'plugin' | 'theme';
+
+export type LocationSource =
+  | 'composer.json'
+  | 'composer.lock'
+  | 'plugin-header'
+  | 'theme-header'
+  | 'mu-plugin'
+  | 'wp-env';
+
+/** Where a component is declared. `line` and `column` are 1-based; `length` spans the slug text. */
+export interface ComponentLocation {
+  /** Path relative to the scanned root, with forward slashes. */
+  file: string;
+  line: number;
+  column: number;
+  /** Length in characters of the highlighted range (package name, header value, …). */
+  length: number;
+  source: LocationSource;
+}
+
+export interface DetectedComponent {
+  kind: ComponentKind;
+  slug: string;
+  /** Display name from a header, when one was read. */
+  name: string | null;
+  /** Installed version: composer.lock first, then the header's Version. */
+  version: string | null;
+  locations: ComponentLocation[];
+  /** Update URI points away from wordpress.org: the slug may be a fork. */
+  possibleFork?: boolean;
+  /** Theme that names this one as `Template:` parent, or the parent named by this child theme. */
+  parentOf?: string[];
+  /** A theme with templates/index.html or block-templates/index.html. */
+  blockTheme?: boolean;
+}
+
+/** Something the scanner could not use; the scan goes on. */
+export interface ScanProblem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  /** The rejected slug text, for hostile or malformed slugs. */
+  slug?: string;
+}
+
+export interface ScanResult {
+  root: string;
+  components: DetectedComponent[];
+  problems: ScanProblem[];
+  stats: { filesOpened: number; bytesRead: number; dirsRead: number };
+}
+
+export interface ContextMeasurement {
+  ttfbDeltaMs: number;
+  memoryDeltaKb: number;
+  queriesDelta: number;
+}
+
+export const CONTEXT_NAMES = ['activation', 'homepage', 'admin'] as const;
+export type ContextName = (typeof CONTEXT_NAMES)[number];
+
+/** A record as returned by the API, normalised. `null` contexts mean "not measured", never zero. */
+export interface BenchmarkRecord {
+  slug: string;
+  kind: ComponentKind;
+  name: string;
+  benchmarked: boolean;
+  benchmarkedAt: string | null;
+  grade: string | null;
+  score: number | null;
+  contexts: Record<ContextName, ContextMeasurement | null>;
+  activeInstalls: number | null;
+  rating: number | null;
+  profileUrl: string | null;
+}
+
+/** Result of a plugin/theme lookup. */
+export type LookupResult =
+  | { state: 'benchmarked'; record: BenchmarkRecord }
+  | { state: 'not-benchmarked'; record: BenchmarkRecord }
+  | { state: 'not-in-dataset'; kind: ComponentKind; slug: string };
+
+/** Quota as last seen from rate-limit headers or /me. Any field may be unknown. */
+export interface QuotaSnapshot {
+  limit: number | null;
+  remaining: number | null;
+  used: number | null;
+  /** Epoch milliseconds of the next reset, when known. */
+  resetAt: number | null;
+  tier: string | null;
+  /** Epoch milliseconds when this snapshot was taken. */
+  observedAt: number;
+}
+
+export interface AccountInfo {
+  tier: string | null;
+  limit: number | null;
+  used: number | null;
+  remaining: number | null;
+  resetAt: number | null;
+  /** The /me body as received, for fields we do not know. */
+  raw: unknown;
+}
+
+/** Valid slug as accepted by WP Bench (wordpress.org slugs, plus underscores seen in the wild). */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+export const SLUG_MAX_LENGTH = 200;
+
+export function isValidSlug(slug: string): boolean {
+  return typeof slug === 'string' && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug);
+}
