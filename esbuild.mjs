@@ -1,4 +1,5 @@
 // Bundles the extension, the CLI and the emulator. Flags: --watch, --production (minified).
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -44,23 +45,14 @@ const builds = [
   },
 ];
 
-const existing = [];
-for (const b of builds) {
-  const entry = Object.values(b.entryPoints)[0];
-  try {
-    await import('node:fs').then((fs) => fs.promises.access(entry));
-    existing.push(b);
-  } catch {
-    console.warn(`skipping ${entry}: not present yet`);
-  }
-}
-
 if (watch) {
-  for (const b of existing) {
+  for (const b of builds) {
     const ctx = await esbuild.context(b);
     await ctx.watch();
   }
   console.log('watching…');
 } else {
-  await Promise.all(existing.map((b) => esbuild.build(b)));
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  // The CLI and the emulator are run directly (shebang banner).
+  for (const f of ['dist/cli.js', 'dist/emulator.js']) fs.chmodSync(f, 0o755);
 }

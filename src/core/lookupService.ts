@@ -62,7 +62,19 @@ export class LookupService {
   /**
    * The answer for one slug. `network: false` answers from the cache only; `force` refetches even a fresh entry.
    */
-  async get(kind: ComponentKind, slug: string, opts: { network: boolean; force?: boolean }): Promise<LookupOutcome> {
+  get(kind: ComponentKind, slug: string, opts: { network: boolean; force?: boolean }): Promise<LookupOutcome> {
+    // Two callers for one slug share one cache read, one request and one cache write.
+    const key = `${kind}/${slug}/${opts.network ? 1 : 0}${opts.force ? 1 : 0}`;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const p = this.fetch(kind, slug, opts).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, p);
+    return p;
+  }
+
+  private readonly inFlight = new Map<string, Promise<LookupOutcome>>();
+
+  private async fetch(kind: ComponentKind, slug: string, opts: { network: boolean; force?: boolean }): Promise<LookupOutcome> {
     const client = this.client();
     const hit = client ? await this.cache.get(client.apiId, kind, slug) : undefined;
     if (hit && !hit.stale && !opts.force) {

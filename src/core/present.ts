@@ -1,0 +1,199 @@
+// What people read about a component: hover markdown, webview HTML, tree text and the site total.
+// Every string from the API is escaped here, so no markdown, HTML or command link from the API can act.
+import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank } from './format';
+import type { LookupOutcome } from './lookupService';
+import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextName } from './model';
+
+const CONTEXT_LABELS: Record<ContextName, string> = { activation: 'Activation', homepage: 'Homepage', admin: 'Admin' };
+
+/** Escapes text for CommonMark so that it renders literally (no links, emphasis, HTML or tables). */
+export function escapeMarkdown(text: string): string {
+  return String(text)
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+    .replace(/\r?\n|\r/g, ' ')
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$%@]/g, (c) => `\\${c}`);
+}
+
+export function escapeHtml(text: string): string {
+  return String(text).replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A link target safe for markdown: http(s) only, with characters that could end the link percent-encoded. */
+export function markdownLinkTarget(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+    return u.toString().replace(/[()<> "'\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  } catch {
+    return null;
+  }
+}
+
+export function kindLabel(kind: ComponentKind): string {
+  return kind === 'plugin' ? 'Plugin' : 'Theme';
+}
+
+export interface HoverOptions {
+  now?: number;
+  /** Shown under the title when the API is not configured or a request failed. */
+  notice?: string;
+}
+
+/** Markdown for hovers and tooltips (untrusted: no command links, no HTML). */
+export function hoverMarkdown(kind: ComponentKind, slug: string, outcome: LookupOutcome | undefined, opts: HoverOptions = {}): string {
+  const now = opts.now ?? Date.now();
+  const lines: string[] = [];
+  const result = outcome?.result;
+  const title = result && result.state !== 'not-in-dataset' ? result.record.name : slug;
+  lines.push(`**${escapeMarkdown(title)}** · ${kindLabel(kind)} \`${slug.replace(/`/g, '')}\` · WP Bench`);
+  lines.push('');
+  if (opts.notice) lines.push(`_${escapeMarkdown(opts.notice)}_`, '');
+  if (!result) {
+    lines.push(outcome?.error ? escapeMarkdown(outcome.error.message) : 'Not looked up yet.');
+    return lines.join('\n');
+  }
+  if (result.state === 'not-in-dataset') {
+    lines.push('Not in the benchmark dataset.');
+  } else if (result.state === 'not-benchmarked') {
+    lines.push('Known, not benchmarked yet.');
+  } else {
+    const r = result.record;
+    lines.push(`Grade **${escapeMarkdown(r.grade ?? '?')}** · score ${r.score ?? '?'}`);
+    lines.push('');
+    lines.push('| Context | TTFB | Memory | Queries |');
+    lines.push('|:--|--:|--:|--:|');
+    for (const c of CONTEXT_NAMES) {
+      const f = formatContext(r.contexts[c]);
+      lines.push(`| ${CONTEXT_LABELS[c]} | ${f.ttfb} | ${f.memory} | ${f.queries} |`);
+    }
+    lines.push('');
+    lines.push(recordFacts(r).map(escapeMarkdown).join(' · '));
+  }
+  if (result.state !== 'not-in-dataset') {
+    const link = markdownLinkTarget(result.record.profileUrl);
+    if (link) lines.push('', `[Open benchmark profile](${link})`);
+  }
+  if (outcome?.stale && outcome.fetchedAt !== undefined) {
+    lines.push('', `⚠ Stale: fetched ${formatAge(now - outcome.fetchedAt)}${outcome.error ? ` — refresh failed: ${escapeMarkdown(outcome.error.message)}` : ''}`);
+  } else if (outcome?.fetchedAt !== undefined) {
+    lines.push('', `_Fetched ${formatAge(now - outcome.fetchedAt)}_`);
+  }
+  return lines.join('\n');
+}
+
+export function recordFacts(r: BenchmarkRecord): string[] {
+  return [
+    r.activeInstalls !== null ? `${formatCount(r.activeInstalls)}+ active installs` : null,
+    r.rating !== null ? `rating ${r.rating}` : null,
+    r.benchmarkedAt ? `measured ${r.benchmarkedAt}` : null,
+  ].filter((x): x is string => x !== null);
+}
+
+/** One-line summary for tree items and diagnostics. */
+export function summaryText(outcome: LookupOutcome | undefined): string {
+  const result = outcome?.result;
+  let text: string;
+  if (!result) text = outcome?.error ? 'lookup failed' : 'not looked up';
+  else if (result.state === 'not-in-dataset') text = 'not in dataset';
+  else if (result.state === 'not-benchmarked') text = 'not benchmarked yet';
+  else text = `${result.record.grade} · ${result.record.score}`;
+  return outcome?.stale ? `${text} (stale)` : text;
+}
+
+export function contextLine(r: BenchmarkRecord, c: ContextName): string {
+  const m = r.contexts[c];
+  if (!m) return 'not measured';
+  return `+${formatMs(m.ttfbDeltaMs)} TTFB · +${formatMemoryKb(m.memoryDeltaKb)} · +${formatCount(m.queriesDelta)} queries`;
+}
+
+export interface ContextTotal {
+  ttfbDeltaMs: number;
+  memoryDeltaKb: number;
+  queriesDelta: number;
+  /** Components whose measurement for this context is null (not counted as zero). */
+  notMeasured: number;
+  measured: number;
+}
+
+export interface SiteTotal {
+  contexts: Record<ContextName, ContextTotal>;
+  components: number;
+  benchmarked: number;
+  /** Components without a benchmark (not benchmarked, not in dataset, not looked up). */
+  unknown: number;
+}
+
+/** Sums the measured deltas per context over the given outcomes. */
+export function siteTotal(outcomes: (LookupOutcome | undefined)[]): SiteTotal {
+  const contexts = {} as Record<ContextName, ContextTotal>;
+  for (const c of CONTEXT_NAMES) contexts[c] = { ttfbDeltaMs: 0, memoryDeltaKb: 0, queriesDelta: 0, notMeasured: 0, measured: 0 };
+  let benchmarked = 0;
+  for (const o of outcomes) {
+    const r = o?.result;
+    if (!r || r.state !== 'benchmarked') continue;
+    benchmarked++;
+    for (const c of CONTEXT_NAMES) {
+      const m = r.record.contexts[c];
+      const t = contexts[c];
+      if (!m) {
+        t.notMeasured++;
+        continue;
+      }
+      t.measured++;
+      t.ttfbDeltaMs += m.ttfbDeltaMs;
+      t.memoryDeltaKb += m.memoryDeltaKb;
+      t.queriesDelta += m.queriesDelta;
+    }
+  }
+  return { contexts, components: outcomes.length, benchmarked, unknown: outcomes.length - benchmarked };
+}
+
+export function siteTotalLine(t: ContextTotal): string {
+  const base = `+${formatMs(t.ttfbDeltaMs)} TTFB · +${formatMemoryKb(t.memoryDeltaKb)} · +${formatCount(t.queriesDelta)} queries`;
+  return t.notMeasured ? `${base} (${t.notMeasured} not measured)` : base;
+}
+
+/** Worst first (F before A, lower score first); components without a grade after graded ones; then by slug. */
+export function compareWorstFirst(a: { slug: string; outcome?: LookupOutcome }, b: { slug: string; outcome?: LookupOutcome }): number {
+  const rank = (o?: LookupOutcome) => (o?.result?.state === 'benchmarked' ? gradeRank(o.result.record.grade) : -1);
+  return rank(b.outcome) - rank(a.outcome) || scoreOf(a.outcome) - scoreOf(b.outcome) || a.slug.localeCompare(b.slug);
+}
+
+function scoreOf(o?: LookupOutcome): number {
+  return o?.result?.state === 'benchmarked' ? (o.result.record.score ?? 0) : 0;
+}
+
+/** Body of the lookup webview: the hover's facts as escaped HTML. */
+export function lookupHtml(kind: ComponentKind, slug: string, outcome: LookupOutcome | undefined, now = Date.now()): string {
+  const result = outcome?.result;
+  const name = result && result.state !== 'not-in-dataset' ? result.record.name : slug;
+  const parts: string[] = [];
+  parts.push(`<header><h1>${escapeHtml(name)}</h1><p class="sub">${kindLabel(kind)} <code>${escapeHtml(slug)}</code></p></header>`);
+  if (outcome?.stale && outcome.fetchedAt !== undefined) {
+    parts.push(`<p class="stale" role="status">Stale: fetched ${escapeHtml(formatAge(now - outcome.fetchedAt))}${outcome.error ? ` — refresh failed: ${escapeHtml(outcome.error.message)}` : ''}</p>`);
+  }
+  if (!result) {
+    parts.push(`<p class="error">${escapeHtml(outcome?.error?.message ?? 'No answer yet.')}</p>`);
+  } else if (result.state === 'not-in-dataset') {
+    parts.push('<p class="state">Not in the benchmark dataset.</p>');
+  } else if (result.state === 'not-benchmarked') {
+    parts.push('<p class="state">Known, not benchmarked yet.</p>');
+  } else {
+    const r = result.record;
+    const letter = escapeHtml((r.grade ?? '?').charAt(0).toUpperCase());
+    parts.push(`<div class="grade grade-${letter}"><span class="letter">${escapeHtml(r.grade ?? '?')}</span><span class="score">score ${escapeHtml(String(r.score ?? '?'))}</span></div>`);
+    parts.push('<table><thead><tr><th>Context</th><th>TTFB</th><th>Memory</th><th>Queries</th></tr></thead><tbody>');
+    for (const c of CONTEXT_NAMES) {
+      const f = formatContext(r.contexts[c]);
+      const cls = r.contexts[c] ? '' : ' class="nm"';
+      parts.push(`<tr${cls}><th scope="row">${CONTEXT_LABELS[c]}</th><td>${f.ttfb}</td><td>${f.memory}</td><td>${f.queries}</td></tr>`);
+    }
+    parts.push('</tbody></table>');
+    parts.push(`<p class="facts">${recordFacts(r).map(escapeHtml).join(' · ')}</p>`);
+  }
+  if (result && result.state !== 'not-in-dataset' && markdownLinkTarget(result.record.profileUrl)) {
+    parts.push('<p><button id="open-profile" type="button">Open benchmark profile</button></p>');
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,198 @@
+// File-system access for the scanner, in two flavours with the same (promise) interface:
+// - 'sliced' (default): synchronous calls, yielding to the event loop every few milliseconds.
+//   Header reads are tiny (≤ 8 KiB from the page cache), and a thread-pool hop per open/read/close
+//   costs more than the work itself: on 20,000 files this is 2–3× faster than fs.promises, and the
+//   event loop still runs every `sliceMs`.
+// - 'async': fs.promises / callback fs with bounded parallelism, for slow (network) file systems.
+import * as fs from 'fs';
+import * as fsp from 'fs/promises';
+import { HEADER_BYTES } from './headers';
+
+export type IoMode = 'sliced' | 'async';
+
+export interface IoStats {
+  filesOpened: number;
+  bytesRead: number;
+  dirsRead: number;
+}
+
+export interface ScanFs {
+  /** `admit(n)` is called as soon as the entries are known; false drops them (bound reached). */
+  readdir(dir: string, admit?: (n: number) => boolean): Promise<fs.Dirent[] | null>;
+  isDirectory(p: string): Promise<boolean>;
+  exists(p: string): Promise<boolean>;
+  realpath(p: string): Promise<string | null>;
+  /**
+   * First 8 KiB of a file, handed to `use` (the buffer may be reused after `use` returns);
+   * `use` gets null when the file cannot be opened. An unreadable file (a directory) is empty.
+   */
+  withHead<T>(file: string, use: (head: Buffer | null) => T): Promise<T>;
+  readText(file: string, maxBytes: number): Promise<string | null>;
+}
+
+const O_HEAD =
+  process.platform === 'win32' ? fs.constants.O_RDONLY : fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+class Limiter {
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((r) => this.queue.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+export class SlicedSyncFs implements ScanFs {
+  private last = performance.now();
+  private readonly buf = Buffer.allocUnsafe(HEADER_BYTES);
+  constructor(private readonly stats: IoStats, private readonly sliceMs = 8) {}
+
+  /** True when the current slice is used up: the caller must `await this.pause()` first. */
+  private due(): boolean {
+    return performance.now() - this.last >= this.sliceMs;
+  }
+  private async pause(): Promise<void> {
+    await new Promise<void>((r) => setImmediate(r));
+    this.last = performance.now();
+  }
+  async readdir(dir: string, admit?: (n: number) => boolean): Promise<fs.Dirent[] | null> {
+    if (this.due()) await this.pause();
+    let r: fs.Dirent[];
+    try {
+      r = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return null;
+    }
+    this.stats.dirsRead++;
+    return !admit || admit(r.length) ? r : null;
+  }
+  async isDirectory(p: string): Promise<boolean> {
+    if (this.due()) await this.pause();
+    try {
+      return fs.statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+  async exists(p: string): Promise<boolean> {
+    if (this.due()) await this.pause();
+    return fs.existsSync(p);
+  }
+  async realpath(p: string): Promise<string | null> {
+    if (this.due()) await this.pause();
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return null;
+    }
+  }
+  async withHead<T>(file: string, use: (head: Buffer | null) => T): Promise<T> {
+    if (this.due()) await this.pause();
+    let fd: number;
+    try {
+      fd = fs.openSync(file, O_HEAD);
+    } catch {
+      return use(null);
+    }
+    this.stats.filesOpened++;
+    let n = 0;
+    try {
+      n = fs.readSync(fd, this.buf, 0, HEADER_BYTES, 0);
+    } catch {
+      n = 0; // EISDIR, EAGAIN: file_get_contents() gives '' too
+    } finally {
+      fs.closeSync(fd);
+    }
+    this.stats.bytesRead += n;
+    return use(this.buf.subarray(0, n));
+  }
+  async readText(file: string, maxBytes: number): Promise<string | null> {
+    if (this.due()) await this.pause();
+    try {
+      const fd = fs.openSync(file, 'r');
+      this.stats.filesOpened++;
+      try {
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || st.size > maxBytes) return null;
+        const b = fs.readFileSync(fd);
+        this.stats.bytesRead += b.length;
+        return b.toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return null;
+    }
+  }
+}
+
+export class AsyncFs implements ScanFs {
+  private readonly io: Limiter;
+  constructor(private readonly stats: IoStats, concurrency = 64) {
+    this.io = new Limiter(Math.max(1, concurrency));
+  }
+  async readdir(dir: string, admit?: (n: number) => boolean): Promise<fs.Dirent[] | null> {
+    const r = await this.io.run(() => fsp.readdir(dir, { withFileTypes: true })).catch(() => null);
+    if (!r) return null;
+    this.stats.dirsRead++;
+    return !admit || admit(r.length) ? r : null;
+  }
+  isDirectory(p: string): Promise<boolean> {
+    return this.io.run(() => fsp.stat(p)).then((s) => s.isDirectory(), () => false);
+  }
+  exists(p: string): Promise<boolean> {
+    return this.io.run(() => fsp.stat(p)).then(() => true, () => false);
+  }
+  realpath(p: string): Promise<string | null> {
+    return this.io.run(() => fsp.realpath(p)).catch(() => null);
+  }
+  withHead<T>(file: string, use: (head: Buffer | null) => T): Promise<T> {
+    return this.io.run(
+      () =>
+        new Promise<T>((resolve, reject) => {
+          const done = (b: Buffer | null) => {
+            try {
+              resolve(use(b));
+            } catch (e) {
+              reject(e);
+            }
+          };
+          fs.open(file, O_HEAD, (err, fd) => {
+            if (err) return done(null);
+            this.stats.filesOpened++;
+            const buf = Buffer.allocUnsafe(HEADER_BYTES);
+            fs.read(fd, buf, 0, HEADER_BYTES, 0, (rerr, n) => {
+              fs.close(fd, () => undefined);
+              const got = rerr ? 0 : n;
+              this.stats.bytesRead += got;
+              done(buf.subarray(0, got));
+            });
+          });
+        }),
+    );
+  }
+  readText(file: string, maxBytes: number): Promise<string | null> {
+    return this.io
+      .run(async () => {
+        const fh = await fsp.open(file, 'r');
+        this.stats.filesOpened++;
+        try {
+          const st = await fh.stat();
+          if (!st.isFile() || st.size > maxBytes) return null;
+          const b = await fh.readFile();
+          this.stats.bytesRead += b.length;
+          return b.toString('utf8');
+        } finally {
+          await fh.close();
+        }
+      })
+      .catch(() => null);
+  }
+}

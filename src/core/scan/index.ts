@@ -1,0 +1,18 @@
+// Detection engine: finds WordPress plugins and themes as WordPress core does. Plain Node, no vscode.
+export { scanWorkspace, isForeignUpdateUri, DEFAULT_MAX_FILES, type ScanOptions } from './workspace';
+export { parseComposerJson, parseComposerLock, type ComposerParseResult, type InstallerPath, type InstallerRole } from './composer';
+export { parseWpEnv, wpEnvSourceSlug } from './wpenv';
+export {
+  parseFileHeaders,
+  parseFileHeaderLocations,
+  parsePluginHeaderLocation,
+  parseThemeHeaderLocation,
+  matchOneRegex,
+  HEADER_BYTES,
+  PLUGIN_HEADER_NAMES,
+  THEME_HEADER_NAMES,
+  type HeaderMatch,
+} from './headers';
+export { mergeComponents, normalizeProblems, compareComponents, compareLocations } from './merge';
+export { pluginFileSlug } from './text';
+export { AsyncFs, SlicedSyncFs, type IoMode, type ScanFs } from './fsaccess';

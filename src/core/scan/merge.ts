@@ -1,0 +1,100 @@
+// Merging detections of the same component from several sources.
+import type { ComponentLocation, DetectedComponent, LocationSource, ScanProblem } from '../model';
+
+const HEADER_SOURCES: ReadonlySet<LocationSource> = new Set(['plugin-header', 'theme-header', 'mu-plugin']);
+
+function versionRank(c: DetectedComponent): number {
+  if (c.version === null) return -1;
+  if (c.locations.some((l) => l.source === 'composer.lock')) return 2;
+  if (c.locations.some((l) => HEADER_SOURCES.has(l.source))) return 1;
+  return 0;
+}
+
+function nameRank(c: DetectedComponent): number {
+  if (c.name === null) return -1;
+  return c.locations.some((l) => HEADER_SOURCES.has(l.source)) ? 1 : 0;
+}
+
+export function compareLocations(a: ComponentLocation, b: ComponentLocation): number {
+  return (
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)
+  );
+}
+
+export function compareComponents(a: DetectedComponent, b: DetectedComponent): number {
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
+}
+
+/**
+ * One component per kind+slug with every location (deduplicated, sorted by file then line).
+ * Version: composer.lock wins over a header's Version, which wins over anything else.
+ * Name: a header's name wins. Flags are OR-ed, parentOf is the union. Output sorted by kind, slug.
+ */
+export function mergeComponents(items: Iterable<DetectedComponent>): DetectedComponent[] {
+  const groups = new Map<string, DetectedComponent[]>();
+  for (const c of items) {
+    const key = c.kind + '\0' + c.slug;
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
+  const out: DetectedComponent[] = [];
+  for (const g of groups.values()) {
+    let version: string | null = null;
+    let vRank = -1;
+    let name: string | null = null;
+    let nRank = -1;
+    const seen = new Set<string>();
+    const locations: ComponentLocation[] = [];
+    const parents = new Set<string>();
+    let possibleFork = false;
+    let blockTheme = false;
+    for (const c of g) {
+      const vr = versionRank(c);
+      if (vr > vRank) {
+        vRank = vr;
+        version = c.version;
+      }
+      const nr = nameRank(c);
+      if (nr > nRank) {
+        nRank = nr;
+        name = c.name;
+      }
+      for (const l of c.locations) {
+        const k = `${l.file}\0${l.line}\0${l.column}\0${l.source}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        locations.push({ ...l });
+      }
+      for (const p of c.parentOf ?? []) parents.add(p);
+      possibleFork ||= c.possibleFork === true;
+      blockTheme ||= c.blockTheme === true;
+    }
+    locations.sort(compareLocations);
+    const merged: DetectedComponent = { kind: g[0].kind, slug: g[0].slug, name, version, locations };
+    if (possibleFork) merged.possibleFork = true;
+    if (parents.size) merged.parentOf = [...parents].sort();
+    if (blockTheme) merged.blockTheme = true;
+    out.push(merged);
+  }
+  return out.sort(compareComponents);
+}
+
+/** Problems deduplicated (same file, position, message, slug) and sorted by file then line. */
+export function normalizeProblems(problems: Iterable<ScanProblem>): ScanProblem[] {
+  const seen = new Set<string>();
+  const out: ScanProblem[] = [];
+  for (const p of problems) {
+    const k = `${p.file}\0${p.line}\0${p.column}\0${p.message}\0${p.slug ?? ''}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(p);
+  }
+  return out.sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column,
+  );
+}

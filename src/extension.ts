@@ -1,0 +1,137 @@
+// Entry point: build the services and register the features. Nothing else happens during activation:
+// scanning and the first /me run after activate() returns, and undici loads with the first request.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TransportFactory } from './core/api/transport';
+import { ApiKeyStore } from './vscode/apiKey';
+import { Bench } from './vscode/bench';
+import { registerCommands } from './vscode/commands';
+import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
+import { BenchHoverProvider, DOCUMENT_SELECTOR, LocationIndex } from './vscode/hover';
+import { createLog } from './vscode/log';
+import { LookupPanel } from './vscode/lookupPanel';
+import { QuotaStatusBar } from './vscode/statusBar';
+import { ComponentsTree } from './vscode/tree';
+
+/** Loads undici (its own bundle, dist/http.js) on the first request only. */
+const lazyTransport: TransportFactory = (options) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const http = require(path.join(__dirname, 'http.js')) as typeof import('./core/api/undiciTransport');
+  return http.createUndiciTransport(options);
+};
+
+export interface WpBenchApi {
+  bench: Bench;
+  index: LocationIndex;
+  tree: ComponentsTree;
+  statusBar: QuotaStatusBar;
+  diagnostics: BenchDiagnostics;
+  activationMs: number;
+  /** Resolves when the first scan (and its lookups) has finished. */
+  ready: Promise<void>;
+  lookupPanel: () => LookupPanel | undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): WpBenchApi {
+  const started = performance.now();
+  const { channel, logger } = createLog();
+  const keys = new ApiKeyStore(context.secrets, logger);
+  const ui = {
+    ask: (m: string, ...items: string[]) => vscode.window.showWarningMessage(`WP Bench: ${m}`, ...items),
+    error: (m: string, ...items: string[]) => vscode.window.showErrorMessage(`WP Bench: ${m}`, ...items),
+    info: (m: string, ...items: string[]) => vscode.window.showInformationMessage(`WP Bench: ${m}`, ...items),
+    runCommand: (id: string) => vscode.commands.executeCommand(id),
+  };
+  const bench = new Bench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui);
+  const index = new LocationIndex();
+  const diagnostics = new BenchDiagnostics(bench, index);
+  const tree = new ComponentsTree(bench);
+  const statusBar = new QuotaStatusBar(bench);
+  const view = vscode.window.createTreeView('wpBench.components', { treeDataProvider: tree, showCollapseAll: true });
+
+  context.subscriptions.push(
+    channel,
+    keys,
+    bench,
+    diagnostics,
+    statusBar,
+    view,
+    vscode.languages.registerHoverProvider(DOCUMENT_SELECTOR, new BenchHoverProvider(bench, index)),
+    vscode.languages.registerCodeActionsProvider(DOCUMENT_SELECTOR, new BenchQuickFixes(bench, index), {
+      providedCodeActionKinds: BenchQuickFixes.kinds,
+    }),
+  );
+  registerCommands(context, bench, keys);
+
+  let lastEntries: unknown;
+  bench.onDidChange(() => {
+    if (lastEntries !== bench.components) {
+      lastEntries = bench.components;
+      index.rebuild(bench.components);
+    }
+    diagnostics.update();
+    tree.refresh();
+    view.message = bench.state === 'scanning' ? 'Scanning…' : bench.state === 'looking-up' ? 'Looking up…' : undefined;
+  }, undefined, context.subscriptions);
+  bench.onDidChangeQuota(() => statusBar.update(), undefined, context.subscriptions);
+  keys.onDidChange(() => void bench.onKeyChanged(), undefined, context.subscriptions);
+
+  const timers = new Map<string, NodeJS.Timeout>();
+  const debounce = (key: string, ms: number, fn: () => void) => {
+    clearTimeout(timers.get(key));
+    timers.set(key, setTimeout(() => {
+      timers.delete(key);
+      fn();
+    }, ms));
+  };
+  context.subscriptions.push(
+    { dispose: () => timers.forEach((t) => clearTimeout(t)) },
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('wpBench')) void bench.onSettingsChanged();
+    }),
+    // Live while composer.json is edited: debounced, and only new slugs are fetched.
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length === 0) return;
+      const name = path.basename(e.document.uri.fsPath);
+      if (name === 'composer.json' || name === 'composer.lock' || name === '.wp-env.json') {
+        debounce(e.document.uri.toString(), 400, () => void bench.updateDocument(e.document));
+      }
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => bench.forgetDocument(d)),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void bench.lookupAll()),
+  );
+  const watcher = vscode.workspace.createFileSystemWatcher('**/{composer.json,composer.lock,.wp-env.json,style.css}');
+  const rescanSoon = () => debounce('rescan', 1500, () => void bench.rescan());
+  context.subscriptions.push(watcher, watcher.onDidCreate(rescanSoon), watcher.onDidDelete(rescanSoon), watcher.onDidChange(rescanSoon));
+  context.subscriptions.push(
+    vscode.workspace.onDidSaveTextDocument((d) => {
+      if (d.uri.fsPath.endsWith('.php') && (index.in(d.uri.fsPath).length > 0 || /Plugin Name\s*:/i.test(d.getText().slice(0, 8192)))) rescanSoon();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(rescanSoon),
+  );
+
+  // Background start: key state, scan (cache first, then only what is missing), /me once.
+  const ready = new Promise<void>((resolve) => {
+    setTimeout(async () => {
+      try {
+        await bench.refreshKeyState();
+        await bench.rescan();
+        if (bench.hasKey && bench.hasApiUrl && !bench.apiUrlProblem && !bench.quota) {
+          await bench.fetchAccount().catch((err) => logger.warn(`account: ${(err as Error).message}`));
+        }
+      } catch (err) {
+        logger.error(`start-up failed: ${(err as Error).stack ?? err}`);
+      } finally {
+        resolve();
+      }
+    }, 0);
+  });
+
+  const activationMs = performance.now() - started;
+  logger.info(`activated in ${activationMs.toFixed(1)} ms`);
+  return { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active };
+}
+
+export function deactivate(): void {
+  // Disposables registered on the context clean up.
+}

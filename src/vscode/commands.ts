@@ -1,0 +1,178 @@
+// Command handlers. Each accepts an argument for automation (tests, keybindings) and asks when it has none.
+import * as vscode from 'vscode';
+import { normaliseApiUrl } from '../core/api/client';
+import { ApiError } from '../core/api/errors';
+import { formatQuota } from '../core/format';
+import { isValidSlug, type ComponentKind } from '../core/model';
+import type { Bench, ComponentEntry } from './bench';
+import { LookupPanel } from './lookupPanel';
+import type { Node } from './tree';
+
+type SlugRef = { kind: ComponentKind; slug: string };
+
+function refOf(arg: unknown): SlugRef | undefined {
+  const a = arg as { type?: string; entry?: ComponentEntry; kind?: ComponentKind; slug?: string } | undefined;
+  if (a?.entry) return { kind: a.entry.kind, slug: a.entry.slug };
+  if (a && (a.kind === 'plugin' || a.kind === 'theme') && typeof a.slug === 'string') return { kind: a.kind, slug: a.slug };
+  return undefined;
+}
+
+function describeAccount(account: { tier: string | null; used: number | null; limit: number | null; resetAt: number | null }): string {
+  const reset = account.resetAt ? `, resets ${new Date(account.resetAt).toISOString().slice(0, 10)}` : '';
+  return `${account.tier ?? 'unknown tier'} · ${formatQuota(account.used, account.limit)} requests used${reset}`;
+}
+
+export function registerCommands(context: vscode.ExtensionContext, bench: Bench, keys: { set(k: string): Promise<void>; clear(): Promise<void> }): void {
+  const register = (id: string, handler: (...args: unknown[]) => unknown) =>
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await handler(...args);
+        } catch (err) {
+          const message = err instanceof ApiError ? err.message : `WP Bench: ${(err as Error).message}`;
+          void vscode.window.showErrorMessage(message);
+          return undefined;
+        }
+      }),
+    );
+
+  register('wpBench.setApiKey', async (arg) => {
+    const key =
+      typeof arg === 'string'
+        ? arg.trim()
+        : (
+            await vscode.window.showInputBox({
+              title: 'WP Bench: Set API Key',
+              prompt: 'Paste the license key from your WP Bench subscription e-mail. It is stored in the OS keychain (VS Code SecretStorage).',
+              password: true,
+              ignoreFocusOut: true,
+              validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),
+            })
+          )?.trim();
+    if (!key) return undefined;
+    if (!bench.hasApiUrl) {
+      await keys.set(key);
+      void vscode.window.showInformationMessage('WP Bench: API key saved. Set the API address to start looking up plugins.', 'Set API Address').then((c) => c && vscode.commands.executeCommand('wpBench.setApiUrl'));
+      return { saved: true, tier: null };
+    }
+    try {
+      const account = await bench.validateKey(key);
+      await keys.set(key);
+      void vscode.window.showInformationMessage(`WP Bench: API key saved — ${describeAccount(account)}.`);
+      return { saved: true, tier: account.tier };
+    } catch (err) {
+      if (err instanceof ApiError && (err.kind === 'invalid-key' || err.kind === 'forbidden')) {
+        void vscode.window.showErrorMessage(`WP Bench: the key was not saved. ${err.message}`);
+        return { saved: false, tier: null, error: err.kind };
+      }
+      // The server could not be asked: keep the key, say so.
+      await keys.set(key);
+      void vscode.window.showWarningMessage(`WP Bench: API key saved, but it could not be checked. ${(err as Error).message}`);
+      return { saved: true, tier: null };
+    }
+  });
+
+  register('wpBench.setApiUrl', async (arg) => {
+    const value =
+      typeof arg === 'string'
+        ? arg
+        : await vscode.window.showInputBox({
+            title: 'WP Bench: Set API Address',
+            prompt: 'The API address from your subscription e-mail (everything before /v1).',
+            placeHolder: 'https://…/api',
+            value: bench.config.apiUrl,
+            ignoreFocusOut: true,
+            validateInput: (v) => {
+              try {
+                normaliseApiUrl(v);
+                return undefined;
+              } catch (err) {
+                return (err as Error).message;
+              }
+            },
+          });
+    if (value === undefined) return undefined;
+    const url = value.trim() ? normaliseApiUrl(value).toString().replace(/\/$/, '') : '';
+    await vscode.workspace.getConfiguration('wpBench').update('apiUrl', url, vscode.ConfigurationTarget.Global);
+    return url;
+  });
+
+  register('wpBench.clearApiKey', async () => {
+    await keys.clear();
+    void vscode.window.showInformationMessage('WP Bench: API key removed from this machine.');
+  });
+
+  const lookup = (kind: ComponentKind) => async (arg: unknown) => {
+    const slug =
+      typeof arg === 'string'
+        ? arg.trim()
+        : (
+            await vscode.window.showInputBox({
+              title: kind === 'plugin' ? 'WP Bench: Look Up Plugin' : 'WP Bench: Look Up Theme',
+              prompt: `The wordpress.org slug of the ${kind}, e.g. ${kind === 'plugin' ? 'woocommerce' : 'twentytwentyfive'}`,
+              validateInput: (v) => (isValidSlug(v.trim()) ? undefined : 'Lowercase letters, digits, "-" or "_"; at most 200 characters.'),
+            })
+          )?.trim();
+    if (!slug) return undefined;
+    if (!isValidSlug(slug)) throw new ApiError('invalid-slug', `"${slug.slice(0, 60)}" is not a valid slug. Nothing was sent.`);
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `WP Bench: looking up ${slug}` },
+      () => bench.lookupOne(kind, slug),
+    );
+    LookupPanel.show(context.extensionUri, kind, slug, outcome);
+    return outcome;
+  };
+  register('wpBench.lookupPlugin', lookup('plugin'));
+  register('wpBench.lookupTheme', lookup('theme'));
+
+  register('wpBench.refresh', async (arg) => {
+    const ref = refOf(arg);
+    if (ref) return bench.lookupOne(ref.kind, ref.slug, true);
+    await bench.rescan();
+    return bench.components.length;
+  });
+
+  register('wpBench.showAccount', async () => {
+    const account = await bench.fetchAccount();
+    void vscode.window.showInformationMessage(`WP Bench: ${describeAccount(account)}.`);
+    return account;
+  });
+
+  register('wpBench.clearCache', async () => {
+    await bench.clearCache();
+    void vscode.window.showInformationMessage('WP Bench: cache cleared. Lookups are sent again when needed.');
+  });
+
+  register('wpBench.openProfile', async (arg) => {
+    const ref = refOf(arg);
+    if (!ref) return undefined;
+    const result = bench.outcome(ref.kind, ref.slug)?.result;
+    const url = result && result.state !== 'not-in-dataset' ? result.record.profileUrl : null;
+    if (!url || !/^https?:/i.test(url)) {
+      void vscode.window.showInformationMessage(`WP Bench: no benchmark profile is known for ${ref.slug}.`);
+      return undefined;
+    }
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  });
+
+  register('wpBench.ignoreSlug', async (arg) => {
+    const ref = refOf(arg);
+    if (!ref) return undefined;
+    const config = vscode.workspace.getConfiguration('wpBench');
+    const current = config.get<string[]>('ignore', []);
+    if (!current.includes(ref.slug)) {
+      await config.update('ignore', [...current, ref.slug], vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    }
+    return ref.slug;
+  });
+
+  register('wpBench.openDeclaration', async (arg) => {
+    const node = arg as Node | undefined;
+    const entry = node && 'entry' in node ? node.entry : undefined;
+    const location = entry?.locations[0];
+    if (!location) return undefined;
+    const position = new vscode.Position(location.line - 1, location.column - 1);
+    await vscode.window.showTextDocument(vscode.Uri.file(location.file), { selection: new vscode.Range(position, position.translate(0, location.length)), preview: true });
+    return location.file;
+  });
+}

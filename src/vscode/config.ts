@@ -1,0 +1,33 @@
+// Typed view of the wpBench.* settings.
+import * as vscode from 'vscode';
+
+export interface Settings {
+  apiUrl: string;
+  diagnosticsEnabled: boolean;
+  minimumGrade: string;
+  ignore: string[];
+  ttlHours: number;
+  concurrency: number;
+  timeoutSeconds: number;
+  maxPerScan: number;
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration('wpBench');
+  // apiUrl is application-scoped: read the user value only, so a workspace can never redirect the key.
+  const apiUrl = c.inspect<string>('apiUrl')?.globalValue ?? '';
+  const num = (key: string, fallback: number, min: number, max: number) => {
+    const v = c.get<number>(key, fallback);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+  };
+  return {
+    apiUrl: typeof apiUrl === 'string' ? apiUrl.trim() : '',
+    diagnosticsEnabled: c.get<boolean>('diagnostics.enabled', true) !== false,
+    minimumGrade: c.get<string>('diagnostics.minimumGrade', 'C') || 'C',
+    ignore: (c.get<unknown[]>('ignore', []) ?? []).filter((s): s is string => typeof s === 'string').map((s) => s.trim().toLowerCase()),
+    ttlHours: num('cache.ttlHours', 24, 1, 24 * 30),
+    concurrency: Math.floor(num('requests.concurrency', 4, 1, 16)),
+    timeoutSeconds: num('requests.timeoutSeconds', 15, 1, 120),
+    maxPerScan: Math.floor(num('requests.maxPerScan', 200, 0, 100_000)),
+  };
+}

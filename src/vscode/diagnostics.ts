@@ -1,0 +1,86 @@
+// Diagnostics on the declaring ranges, and quick fixes (open profile, ignore slug).
+import * as vscode from 'vscode';
+import { isWorseThan } from '../core/format';
+import type { Bench } from './bench';
+import type { LocationIndex } from './hover';
+
+export const SOURCE = 'WP Bench';
+
+export class BenchDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('wpBench');
+
+  constructor(private readonly bench: Bench, private readonly index: LocationIndex) {}
+
+  update(): void {
+    this.collection.clear();
+    const settings = this.bench.config;
+    if (!settings.diagnosticsEnabled) return;
+    for (const file of this.index.files()) {
+      const diagnostics: vscode.Diagnostic[] = [];
+      for (const { range, entry } of this.index.in(file)) {
+        if (this.bench.isIgnored(entry.slug)) continue;
+        const outcome = this.bench.outcome(entry.kind, entry.slug);
+        const result = outcome?.result;
+        if (!result) continue;
+        const stale = outcome.stale ? ' (cached data, stale)' : '';
+        let d: vscode.Diagnostic;
+        if (result.state === 'not-in-dataset') {
+          d = new vscode.Diagnostic(range, `${entry.slug} is not in the WP Bench dataset${stale}.`, vscode.DiagnosticSeverity.Hint);
+          d.code = 'not-in-dataset';
+        } else if (result.state === 'not-benchmarked') {
+          d = new vscode.Diagnostic(range, `${result.record.name} is known to WP Bench but not benchmarked yet${stale}.`, vscode.DiagnosticSeverity.Information);
+          d.code = 'not-benchmarked';
+        } else {
+          const r = result.record;
+          // Grades at or above the minimum get no diagnostic: the hover and the tree show them.
+          if (!isWorseThan(r.grade, settings.minimumGrade)) continue;
+          const activation = r.contexts.activation;
+          const cost = activation
+            ? ` Activation adds ${Math.round(activation.ttfbDeltaMs)} ms TTFB, ${Math.round(activation.memoryDeltaKb / 1024)} MB memory, ${activation.queriesDelta} queries.`
+            : '';
+          d = new vscode.Diagnostic(
+            range,
+            `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${settings.minimumGrade}.${cost}${stale}`,
+            vscode.DiagnosticSeverity.Warning,
+          );
+          d.code = 'grade-below-threshold';
+        }
+        d.source = SOURCE;
+        diagnostics.push(d);
+      }
+      if (diagnostics.length) this.collection.set(vscode.Uri.file(file), diagnostics);
+    }
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+  }
+}
+
+export class BenchQuickFixes implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly bench: Bench, private readonly index: LocationIndex) {}
+
+  provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of context.diagnostics) {
+      if (diagnostic.source !== SOURCE) continue;
+      const hit = this.index.at(document.uri, diagnostic.range.start);
+      if (!hit) continue;
+      const { kind, slug } = hit.entry;
+      const result = this.bench.outcome(kind, slug)?.result;
+      if (result && result.state !== 'not-in-dataset' && result.record.profileUrl) {
+        const open = new vscode.CodeAction(`Open the WP Bench profile of ${slug}`, vscode.CodeActionKind.QuickFix);
+        open.command = { command: 'wpBench.openProfile', title: 'Open profile', arguments: [{ kind, slug }] };
+        open.diagnostics = [diagnostic];
+        actions.push(open);
+      }
+      const ignore = new vscode.CodeAction(`Ignore ${slug} in this workspace`, vscode.CodeActionKind.QuickFix);
+      ignore.command = { command: 'wpBench.ignoreSlug', title: 'Ignore', arguments: [{ kind, slug }] };
+      ignore.diagnostics = [diagnostic];
+      actions.push(ignore);
+    }
+    return actions;
+  }
+}

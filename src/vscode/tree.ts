@@ -1,0 +1,135 @@
+// The "Plugins & Themes" view: a site total, then Plugins and Themes worst first, each with its three contexts.
+import * as vscode from 'vscode';
+import { formatCount } from '../core/format';
+import { compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
+import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../core/model';
+import type { Bench, ComponentEntry } from './bench';
+import { hoverFor } from './hover';
+
+export type Node =
+  | { type: 'total' }
+  | { type: 'total-context'; context: ContextName }
+  | { type: 'group'; kind: ComponentKind }
+  | { type: 'component'; entry: ComponentEntry }
+  | { type: 'context'; entry: ComponentEntry; context: ContextName };
+
+const CONTEXT_LABEL: Record<ContextName, string> = { activation: 'Activation', homepage: 'Homepage', admin: 'Admin' };
+
+export function gradeColor(grade: string | null | undefined): vscode.ThemeColor {
+  switch ((grade ?? '').charAt(0).toUpperCase()) {
+    case 'A':
+      return new vscode.ThemeColor('charts.green');
+    case 'B':
+      return new vscode.ThemeColor('charts.blue');
+    case 'C':
+      return new vscode.ThemeColor('charts.yellow');
+    case 'D':
+      return new vscode.ThemeColor('charts.orange');
+    default:
+      return new vscode.ThemeColor('charts.red');
+  }
+}
+
+export class ComponentsTree implements vscode.TreeDataProvider<Node> {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(private readonly bench: Bench) {}
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  private visible(kind: ComponentKind): ComponentEntry[] {
+    return this.bench.activeEntries
+      .filter((e) => e.kind === kind)
+      .map((e) => ({ slug: e.slug, entry: e, outcome: this.bench.outcome(e.kind, e.slug) }))
+      .sort(compareWorstFirst)
+      .map((x) => x.entry);
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) {
+      // Empty until the API is configured, so the welcome views ("Set API Address", "Set API Key") show.
+      if (this.bench.components.length === 0 || !this.bench.hasApiUrl || !this.bench.hasKey) return [];
+      const groups: Node[] = [{ type: 'total' }];
+      for (const kind of ['plugin', 'theme'] as const) if (this.visible(kind).length) groups.push({ type: 'group', kind });
+      return groups;
+    }
+    switch (node.type) {
+      case 'total':
+        return CONTEXT_NAMES.map((context) => ({ type: 'total-context', context }) as Node);
+      case 'group':
+        return this.visible(node.kind).map((entry) => ({ type: 'component', entry }) as Node);
+      case 'component': {
+        const r = this.bench.outcome(node.entry.kind, node.entry.slug)?.result;
+        return r?.state === 'benchmarked' ? CONTEXT_NAMES.map((context) => ({ type: 'context', entry: node.entry, context }) as Node) : [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.type) {
+      case 'total': {
+        const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
+        const item = new vscode.TreeItem('Site total', vscode.TreeItemCollapsibleState.Expanded);
+        const homepage = total.contexts.homepage;
+        item.description = `${siteTotalLine(homepage).replace(/ \(.*\)$/, '')} on the homepage`;
+        item.iconPath = new vscode.ThemeIcon('graph');
+        const notMeasured = CONTEXT_NAMES.reduce((n, c) => n + total.contexts[c].notMeasured, 0);
+        item.tooltip = new vscode.MarkdownString(
+          `**Site total** — sum of the measured deltas of ${total.benchmarked} benchmarked components` +
+            (total.unknown ? `; ${total.unknown} without a benchmark are not counted` : '') +
+            (notMeasured ? `; ${notMeasured} context measurements are not measured (not counted as zero)` : '') +
+            '.',
+        );
+        item.id = 'wpBench.total';
+        item.contextValue = 'total';
+        return item;
+      }
+      case 'total-context': {
+        const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
+        const item = new vscode.TreeItem(CONTEXT_LABEL[node.context], vscode.TreeItemCollapsibleState.None);
+        item.description = siteTotalLine(total.contexts[node.context]);
+        item.id = `wpBench.total.${node.context}`;
+        return item;
+      }
+      case 'group': {
+        const entries = this.visible(node.kind);
+        const item = new vscode.TreeItem(node.kind === 'plugin' ? 'Plugins' : 'Themes', vscode.TreeItemCollapsibleState.Expanded);
+        item.description = formatCount(entries.length);
+        item.id = `wpBench.group.${node.kind}`;
+        item.contextValue = 'group';
+        return item;
+      }
+      case 'component': {
+        const { entry } = node;
+        const outcome = this.bench.outcome(entry.kind, entry.slug);
+        const result = outcome?.result;
+        const name = result && result.state !== 'not-in-dataset' ? result.record.name : (entry.name ?? entry.slug);
+        const item = new vscode.TreeItem(
+          name,
+          result?.state === 'benchmarked' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
+        item.id = `wpBench.c.${entry.kind}.${entry.slug}`;
+        item.description = summaryText(outcome);
+        item.tooltip = hoverFor(this.bench, entry);
+        if (result?.state === 'benchmarked') item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(result.record.grade));
+        else if (outcome?.error && !result) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        else item.iconPath = new vscode.ThemeIcon('circle-outline');
+        item.contextValue = result && result.state !== 'not-in-dataset' && result.record.profileUrl ? 'component.withProfile' : 'component';
+        item.command = { command: 'wpBench.openDeclaration', title: 'Open declaration', arguments: [node] };
+        return item;
+      }
+      case 'context': {
+        const r = this.bench.outcome(node.entry.kind, node.entry.slug)?.result;
+        const item = new vscode.TreeItem(CONTEXT_LABEL[node.context], vscode.TreeItemCollapsibleState.None);
+        item.description = r?.state === 'benchmarked' ? contextLine(r.record, node.context) : '';
+        item.id = `wpBench.c.${node.entry.kind}.${node.entry.slug}.${node.context}`;
+        return item;
+      }
+    }
+  }
+}

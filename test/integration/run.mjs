@@ -1,0 +1,91 @@
+// `npm run test:integration`: builds the suite, starts the emulator on 127.0.0.1, copies the sample site to a
+// temp folder and runs the mocha suite inside a real VS Code — code-server + headless Chromium by default,
+// @vscode/test-electron when WPBENCH_TEST_RUNNER=electron (needs VS Code's download server).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { runIntegration } from './harness/runIntegration.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SUITE_DIR = path.join(ROOT, 'out', 'test', 'integration', 'suite');
+
+export async function buildSuite() {
+  const entries = fs.readdirSync(path.join(ROOT, 'test/integration/suite')).filter((f) => f.endsWith('.ts')).map((f) => path.join(ROOT, 'test/integration/suite', f));
+  fs.rmSync(SUITE_DIR, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: entries,
+    outdir: SUITE_DIR,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+  });
+}
+
+export async function startEmulator(extraArgs = []) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/emulator.js'), '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 10_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /API address \(apiUrl\):\s+(\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
+  });
+  child.stdout.resume();
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+export function copyFixture(name = 'sample-site') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-ws-'));
+  fs.cpSync(path.join(ROOT, 'test/fixtures', name), dir, { recursive: true });
+  return dir;
+}
+
+async function main() {
+  await buildSuite();
+  const emulator = await startEmulator();
+  let failed = 0;
+  try {
+    const runs = [
+      { name: 'trusted workspace', suite: 'trusted', disableWorkspaceTrust: true },
+      { name: 'untrusted workspace', suite: 'untrusted', disableWorkspaceTrust: false },
+    ];
+    for (const run of runs) {
+      console.log(`\n=== integration: ${run.name} (${process.env.WPBENCH_TEST_RUNNER === 'electron' ? '@vscode/test-electron' : 'code-server + Chromium'}) ===`);
+      const code = await runIntegration({
+        extensionTestsPath: path.join(SUITE_DIR, 'index.js'),
+        workspace: copyFixture(),
+        env: { WPBENCH_TEST_API_URL: emulator.url, WPBENCH_TEST_SUITE: run.suite },
+        disableWorkspaceTrust: run.disableWorkspaceTrust,
+        timeoutMs: 240_000,
+      });
+      if (code !== 0) {
+        failed++;
+        console.error(`integration (${run.name}) failed with exit code ${code}`);
+      }
+    }
+  } finally {
+    emulator.stop();
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

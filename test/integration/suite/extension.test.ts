@@ -1,0 +1,199 @@
+// The extension in a real VS Code, against the emulator, on test/fixtures/sample-site. Tests run in order.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { quotaText } from '../../../src/vscode/statusBar';
+import type { Node } from '../../../src/vscode/tree';
+import { API_URL, KEYS, api, hoverText, positionOf, usage, waitFor, workspaceFile } from './util';
+
+describe('WP Bench in VS Code', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    assert.ok(API_URL, 'WPBENCH_TEST_API_URL must point at the emulator');
+    await vscode.commands.executeCommand('wpBench.clearApiKey');
+    assert.equal(await vscode.commands.executeCommand('wpBench.setApiUrl', API_URL), API_URL);
+  });
+
+  it('activates on startup with only registrations, and without loading undici', async () => {
+    const ext = vscode.extensions.getExtension('wpbench.wp-bench');
+    assert.ok(ext, 'installed');
+    const a = await api();
+    assert.ok(ext.isActive);
+    assert.ok(a.activationMs < 1000, `activate() took ${a.activationMs} ms`);
+    console.log(`activate() took ${a.activationMs.toFixed(2)} ms`);
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['wpBench.setApiKey', 'wpBench.setApiUrl', 'wpBench.clearApiKey', 'wpBench.lookupPlugin', 'wpBench.lookupTheme', 'wpBench.refresh', 'wpBench.showAccount', 'wpBench.clearCache', 'wpBench.openProfile']) {
+      assert.ok(commands.includes(id), id);
+    }
+  });
+
+  it('detects the sample site without a key, sends nothing, and asks for the key', async () => {
+    const a = await api();
+    await a.bench.rescan();
+    const slugs = a.bench.components.map((c) => `${c.kind}:${c.slug}`).sort();
+    for (const s of ['plugin:woocommerce', 'plugin:jetpack', 'plugin:acme-shop-tweaks', 'plugin:acme-loader', 'theme:astra', 'theme:acme-child', 'theme:twentytwentyfive', 'plugin:wp-super-cache']) {
+      assert.ok(slugs.includes(s), `${s} detected: ${slugs.join(', ')}`);
+    }
+    assert.equal(a.bench.hasKey, false);
+    assert.match(a.statusBar.item.text, /Set API key/);
+    assert.deepEqual(a.tree.getChildren(), [], 'the tree is empty so the "Set API Key" welcome view shows');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', workspaceFile('composer.json'), await positionOf(workspaceFile('composer.json'), 'wpackagist-plugin/woocommerce'));
+    assert.match(hoverText(hovers), /No API key set/);
+  });
+
+  it('refuses a revoked key without saving it', async () => {
+    const result = await vscode.commands.executeCommand<{ saved: boolean; error?: string }>('wpBench.setApiKey', KEYS.revoked);
+    assert.deepEqual(result, { saved: false, tier: null, error: 'forbidden' });
+    assert.equal((await api()).bench.hasKey, false);
+  });
+
+  it('saves a valid key (validated with /me), then looks up each unique slug once', async () => {
+    const before = await usage(KEYS.pro);
+    const result = await vscode.commands.executeCommand<{ saved: boolean; tier: string }>('wpBench.setApiKey', KEYS.pro);
+    assert.deepEqual(result, { saved: true, tier: 'pro' });
+    const a = await api();
+    await waitFor('lookups', () => a.bench.outcome('plugin', 'woocommerce')?.result && a.bench.state === 'idle');
+    const unique = a.bench.activeEntries.length;
+    assert.equal((await usage(KEYS.pro)) - before, unique, 'exactly one counted request per unique slug');
+    await a.bench.lookupAll();
+    assert.equal((await usage(KEYS.pro)) - before, unique, 'cached slugs cost nothing');
+  });
+
+  it('hovers a composer.json entry with grade, contexts and "not measured"', async () => {
+    const uri = workspaceFile('composer.json');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, await positionOf(uri, 'wpackagist-plugin/woocommerce'));
+    const text = hoverText(hovers);
+    assert.match(text, /Grade \*\*D\*\*/);
+    assert.match(text, /\| Activation \| [\d.]+ ms \| [\d.]+ (KB|MB) \| \d+ \|/);
+    assert.match(text, /\| Homepage \|/);
+    assert.match(text, /Open benchmark profile/);
+    const classic = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, await positionOf(uri, 'wpackagist-plugin/classic-editor')));
+    assert.match(classic, /\| Homepage \| not measured \| not measured \| not measured \|/);
+    const header = workspaceFile('wp-content/themes/acme-child/style.css');
+    const parent = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', header, await positionOf(header, 'astra')));
+    assert.match(parent, /Grade/);
+  });
+
+  it('puts diagnostics with codes on the declaring ranges', async () => {
+    const uri = workspaceFile('composer.json');
+    const diags = await waitFor('diagnostics', () => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'WP Bench');
+      return d.length >= 4 && d;
+    });
+    const byCode = (code: string) => diags.filter((d) => d.code === code);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const below = byCode('grade-below-threshold').map((d) => doc.getText(d.range));
+    assert.ok(below.includes('wpackagist-plugin/woocommerce'), below.join());
+    assert.ok(below.includes('wpackagist-plugin/jetpack'), below.join());
+    assert.ok(!below.some((t) => t.includes('akismet')), 'grade A is not below C');
+    assert.equal(byCode('grade-below-threshold')[0].severity, vscode.DiagnosticSeverity.Warning);
+    assert.deepEqual(byCode('not-benchmarked').map((d) => doc.getText(d.range)), ['wpackagist-plugin/shibboleth']);
+    assert.deepEqual(byCode('not-in-dataset').map((d) => doc.getText(d.range)), ['wpackagist-plugin/acme-internal-sso']);
+    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, byCode('grade-below-threshold')[0].range);
+    const titles = fixes.map((f) => f.title);
+    assert.ok(titles.some((t) => /Open the WP Bench profile/.test(t)), titles.join());
+    assert.ok(titles.some((t) => /Ignore .* in this workspace/.test(t)), titles.join());
+  });
+
+  it('shows the tree: site total first, plugins worst first, three contexts each', async () => {
+    const a = await api();
+    const roots = a.tree.getChildren();
+    assert.equal(roots[0].type, 'total');
+    const total = a.tree.getTreeItem(roots[0]);
+    assert.equal(total.label, 'Site total');
+    assert.match(String(total.description), /ms TTFB/);
+    const totals = a.tree.getChildren(roots[0]).map((n) => a.tree.getTreeItem(n));
+    assert.deepEqual(totals.map((t) => t.label), ['Activation', 'Homepage', 'Admin']);
+    assert.match(String(totals[1].description), /not measured/, 'classic-editor has no homepage measurement');
+    const plugins = a.tree.getChildren(roots.find((n) => n.type === 'group' && n.kind === 'plugin'));
+    const first = a.tree.getTreeItem(plugins[0]);
+    assert.match(String(first.description), /^E/, `worst first: ${first.label} ${first.description}`);
+    const contexts = a.tree.getChildren(plugins[0] as Node);
+    assert.equal(contexts.length, 3);
+  });
+
+  it('status bar shows used / limit from the rate-limit headers', async () => {
+    const a = await api();
+    const used = await usage(KEYS.pro);
+    assert.match(a.statusBar.item.text, new RegExp(`${used.toLocaleString('en-US')} / 500,000`));
+    assert.match(String(a.statusBar.item.tooltip), /pro/i);
+  });
+
+  it('re-parses composer.json while it is edited and fetches only the new slug', async () => {
+    const a = await api();
+    const uri = workspaceFile('composer.json');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const before = await usage(KEYS.pro);
+    const anchor = '"wpackagist-plugin/woocommerce": "^9.4",';
+    const at = doc.positionAt(doc.getText().indexOf(anchor) + anchor.length);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, at, '\n    "wpackagist-plugin/elementor": "^3.25",');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor('elementor looked up', () => a.bench.outcome('plugin', 'elementor')?.result);
+    await waitFor('elementor diagnostic', () => vscode.languages.getDiagnostics(uri).some((d) => d.message.startsWith('Elementor') || /elementor/i.test(d.message)));
+    assert.equal((await usage(KEYS.pro)) - before, 1, 'one request for the one new slug, not one per keystroke');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('looks up a plugin from the palette into a webview with a strict CSP', async () => {
+    const a = await api();
+    const outcome = await vscode.commands.executeCommand<{ result?: { state: string } }>('wpBench.lookupPlugin', 'wordfence');
+    assert.equal(outcome?.result?.state, 'benchmarked');
+    const panel = a.lookupPanel();
+    assert.ok(panel);
+    assert.match(panel.html, /default-src 'none'/);
+    assert.match(panel.html, /script-src 'nonce-[A-Za-z0-9+/=]+'/);
+    assert.match(panel.html, /<table>/);
+    assert.doesNotMatch(panel.html, /<script>(?!<\/script>)/, 'no inline script without a nonce');
+    const bad = await vscode.commands.executeCommand('wpBench.lookupPlugin', '../../v1/me');
+    assert.equal(bad, undefined, 'a hostile slug is refused');
+  });
+
+  it('an application-scoped API address cannot be overridden by the workspace', async () => {
+    const a = await api();
+    await vscode.workspace.getConfiguration('wpBench').update('apiUrl', 'https://evil.example/api', vscode.ConfigurationTarget.Workspace).then(
+      () => undefined,
+      () => undefined,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(a.bench.config.apiUrl, API_URL);
+  });
+
+  it('a key revoked mid-session: 403 once, cached data stays visible and is marked stale', async () => {
+    const a = await api();
+    // Save the revoked key the way a key revoked after saving would look: without validation (no API address).
+    await vscode.workspace.getConfiguration('wpBench').update('apiUrl', '', vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.revoked);
+    await vscode.workspace.getConfiguration('wpBench').update('apiUrl', API_URL, vscode.ConfigurationTarget.Global);
+    await waitFor('client rebuilt', () => a.bench.hasApiUrl && a.bench.hasKey);
+    const outcome = await a.bench.lookupOne('plugin', 'woocommerce', true);
+    assert.equal(outcome.error?.kind, 'forbidden');
+    assert.match(outcome.error?.message ?? '', /revoked or suspended/);
+    assert.equal(outcome.result?.state, 'benchmarked', 'the cached answer stays visible');
+    assert.equal(outcome.stale, true, 'and is marked stale');
+    const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', workspaceFile('composer.json'), await positionOf(workspaceFile('composer.json'), 'wpackagist-plugin/woocommerce')));
+    assert.match(hover, /Grade \*\*D\*\*/);
+    assert.match(hover, /Stale: fetched/);
+  });
+
+  it('429: the status bar turns to an error state and no further lookups are sent until the reset', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('wpBench.clearCache');
+    await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.almostExhausted);
+    await waitFor('quota exhausted', () => a.bench.blockedUntil !== null, 30_000);
+    const used = await usage(KEYS.almostExhausted);
+    assert.equal(quotaText(a.bench).level, 'error');
+    assert.ok(a.statusBar.item.backgroundColor, 'error background');
+    assert.match(a.statusBar.item.text, /quota used up/);
+    await vscode.commands.executeCommand('wpBench.refresh');
+    await vscode.commands.executeCommand('wpBench.lookupPlugin', 'redirection');
+    assert.equal(await usage(KEYS.almostExhausted), used, 'nothing more is counted after the 429');
+    const account = await vscode.commands.executeCommand<{ remaining: number }>('wpBench.showAccount');
+    assert.equal(account.remaining, 0, '/me still works');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro);
+  });
+});

@@ -1,0 +1,216 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { DetectedComponent, ScanResult } from '../../src/core/model';
+import { mergeComponents, scanWorkspace } from '../../src/core/scan';
+import { buildEdgeCaseSite } from '../wp-compare/edge-fixture';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'wpbench-scan-'));
+}
+function put(root: string, rel: string, content: string | Buffer = ''): void {
+  const f = path.join(root, rel);
+  fs.mkdirSync(path.dirname(f), { recursive: true });
+  fs.writeFileSync(f, content);
+}
+const pluginPhp = (name: string, extra = '') => `<?php\n/**\n * Plugin Name: ${name}\n${extra} */\n`;
+const find = (r: ScanResult, kind: string, slug: string) => r.components.find((c) => c.kind === kind && c.slug === slug);
+const slugs = (r: ScanResult, kind: string) => r.components.filter((c) => c.kind === kind).map((c) => c.slug);
+
+describe('scan: workspace walk (edge-case site)', () => {
+  let root: string;
+  let r: ScanResult;
+  before(async () => {
+    root = tmp();
+    buildEdgeCaseSite(root);
+    r = await scanWorkspace(root);
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('lists plugins as get_plugins() does (top level + one level, headed files only)', () => {
+    assert.deepEqual(slugs(r, 'plugin'), [
+      'at-sign', 'bom-plugin', 'cr-only', 'crlf-plugin', 'cut-off', 'fork', 'hello-dolly', 'latin1', 'linked-plugin',
+      'loader', 'multi', 'no-version', 'noheader', 'php-close', 'same-line', 'shouty', 'single-file', 'tabbed',
+      'utf8-name', 'wporg-uri',
+    ]);
+  });
+  it('hello.php is hello-dolly; versions come from the Version header', () => {
+    const h = find(r, 'plugin', 'hello-dolly')!;
+    assert.equal(h.name, 'Hello Dolly');
+    assert.equal(h.version, '1.7.2');
+    assert.deepEqual(h.locations, [{ file: 'wp-content/plugins/hello.php', line: 3, column: 17, length: 11, source: 'plugin-header' }]);
+    assert.equal(find(r, 'plugin', 'no-version')!.version, null);
+  });
+  it('several headed files in one folder are one slug named by <folder>.php', () => {
+    const m = find(r, 'plugin', 'multi')!;
+    assert.equal(m.name, 'Multi Main');
+    assert.equal(m.version, '1.1');
+  });
+  it('reads every headed file with allPluginFiles', async () => {
+    const all = await scanWorkspace(root, { allPluginFiles: true });
+    assert.deepEqual(
+      find(all, 'plugin', 'multi')!.locations.map((l) => l.file),
+      ['wp-content/plugins/multi/alpha.php', 'wp-content/plugins/multi/multi.php', 'wp-content/plugins/multi/zeta.php'],
+    );
+    assert.deepEqual(all.components.map((c) => c.slug), r.components.map((c) => c.slug));
+  });
+  it('Update URI away from wordpress.org marks a possible fork', () => {
+    assert.equal(find(r, 'plugin', 'fork')!.possibleFork, true);
+    assert.equal(find(r, 'plugin', 'wporg-uri')!.possibleFork, undefined);
+  });
+  it('mu-plugins: top-level *.php only, header optional, tiny index.php skipped', () => {
+    const n = find(r, 'plugin', 'noheader')!;
+    assert.equal(n.name, 'noheader.php');
+    assert.deepEqual(n.locations, [{ file: 'wp-content/mu-plugins/noheader.php', line: 1, column: 1, length: 0, source: 'mu-plugin' }]);
+    assert.equal(find(r, 'plugin', 'loader')!.locations[0].source, 'mu-plugin');
+    assert.equal(find(r, 'plugin', 'inner'), undefined);
+    assert.equal(find(r, 'plugin', 'index'), undefined);
+  });
+  it('themes: style.css folders, one level of grouping, parents, block themes', () => {
+    assert.deepEqual(slugs(r, 'theme'), ['block', 'child', 'classic', 'crlf-theme', 'missing-parent', 'nested-a', 'nested-b', 'noname', 'orphan-child']);
+    assert.equal(find(r, 'theme', 'block')!.blockTheme, true);
+    assert.equal(find(r, 'theme', 'classic')!.blockTheme, undefined);
+    assert.equal(find(r, 'theme', 'noname')!.name, null);
+    assert.deepEqual(find(r, 'theme', 'child')!.parentOf, ['classic']);
+    const classic = find(r, 'theme', 'classic')!;
+    assert.deepEqual(classic.parentOf, ['child']);
+    assert.equal(classic.name, 'Classic');
+    assert.deepEqual(classic.locations.map((l) => [l.file, l.line]), [['wp-content/themes/child/style.css', 3], ['wp-content/themes/classic/style.css', 2]]);
+    const missing = find(r, 'theme', 'missing-parent')!;
+    assert.equal(missing.name, null);
+    assert.deepEqual(missing.locations, [{ file: 'wp-content/themes/orphan-child/style.css', line: 3, column: 11, length: 14, source: 'theme-header' }]);
+    assert.deepEqual(find(r, 'theme', 'nested-b')!.locations[0], { file: 'wp-content/themes/group/nested-b/style.css', line: 2, column: 13, length: 8, source: 'theme-header' });
+  });
+  it('invalid slugs are problems, each reported once, never components', () => {
+    const bad = r.problems.filter((p) => p.slug !== undefined).map((p) => p.slug).sort();
+    assert.deepEqual(bad, ['.dot-mu', '.dotnested', 'My_Plugin', 'folder.php']);
+    assert.ok(r.components.every((c) => /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(c.slug)));
+  });
+  it('output is sorted, paths are relative with forward slashes', () => {
+    const keys = r.components.map((c) => `${c.kind}:${c.slug}`);
+    assert.deepEqual(keys, [...keys].sort());
+    for (const c of r.components) {
+      for (const l of c.locations) assert.ok(!path.isAbsolute(l.file) && !l.file.includes('\\') && l.line >= 1 && l.column >= 1, l.file);
+    }
+  });
+  it('never reads more than 8 KiB of a plugin or theme file', () => {
+    assert.ok(r.stats.filesOpened > 0 && r.stats.dirsRead > 0);
+    assert.ok(r.stats.bytesRead <= r.stats.filesOpened * 8192, JSON.stringify(r.stats));
+  });
+  it("the 'async' I/O mode gives the same result", async () => {
+    const a = await scanWorkspace(root, { io: 'async', concurrency: 8 });
+    assert.deepEqual(a.components, r.components);
+    assert.deepEqual(a.problems, r.problems);
+  });
+});
+
+describe('scan: content roots and config files', () => {
+  let root: string;
+  beforeEach(() => (root = tmp()));
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('finds every wp-content, Bedrock web/app and installer-paths folders; skips vendor and node_modules', async () => {
+    put(root, 'sites/one/wp-content/plugins/one/one.php', pluginPhp('One'));
+    put(root, 'web/app/plugins/bedrock-plugin/bedrock-plugin.php', pluginPhp('Bedrock Plugin'));
+    put(root, 'web/app/mu-plugins/bedrock-autoloader.php', pluginPhp('Bedrock Autoloader'));
+    put(root, 'web/app/themes/bedrock-theme/style.css', '/* Theme Name: Bedrock Theme */');
+    put(root, 'custom/place/custom-plugin/custom-plugin.php', pluginPhp('Custom'));
+    put(root, 'vendor/wp-content/plugins/hidden-vendor/hidden-vendor.php', pluginPhp('Vendor'));
+    put(root, 'node_modules/x/wp-content/plugins/nm/nm.php', pluginPhp('NM'));
+    put(root, 'bower_components/wp-content/plugins/bc/bc.php', pluginPhp('BC'));
+    put(root, 'vendor/composer.json', JSON.stringify({ require: { 'wpackagist-plugin/from-vendor': '*' } }));
+    put(root, 'composer.json', JSON.stringify({ require: { 'wpackagist-plugin/bedrock-plugin': '*' }, extra: { 'installer-paths': { 'custom/place/{$name}/': ['type:wordpress-plugin'] } } }, null, 2));
+    put(root, 'composer.lock', JSON.stringify({ packages: [{ name: 'wpackagist-plugin/bedrock-plugin', version: '2.0.1' }] }, null, 2));
+    put(root, 'sub/project/composer.json', JSON.stringify({ 'require-dev': { 'wp-theme/sub-theme': '*' } }));
+    put(root, '.wp-env.json', JSON.stringify({ plugins: ['./env-plugin'] }));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), [
+      'plugin:bedrock-autoloader', 'plugin:bedrock-plugin', 'plugin:custom-plugin', 'plugin:env-plugin', 'plugin:one', 'theme:bedrock-theme', 'theme:sub-theme',
+    ]);
+    const bp = find(r, 'plugin', 'bedrock-plugin')!;
+    assert.equal(bp.version, '2.0.1'); // composer.lock wins
+    assert.equal(bp.name, 'Bedrock Plugin');
+    assert.deepEqual(bp.locations.map((l) => l.source), ['composer.json', 'composer.lock', 'plugin-header']);
+    assert.deepEqual(r.problems, []);
+  });
+
+  it('treats the root itself as a content root', async () => {
+    put(root, 'plugins/p/p.php', pluginPhp('P'));
+    put(root, 'themes/t/style.css', '/*\nTheme Name: T\n*/');
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}:${c.locations[0].file}`), ['plugin:p:plugins/p/p.php', 'theme:t:themes/t/style.css']);
+  });
+
+  it('reports malformed composer.json and keeps scanning', async () => {
+    put(root, 'composer.json', '{\n  "require": {\n    "wpackagist-plugin/akismet": \n');
+    put(root, 'wp-content/plugins/ok/ok.php', pluginPhp('OK'));
+    const r = await scanWorkspace(root);
+    assert.equal(r.problems.length, 1);
+    assert.equal(r.problems[0].file, 'composer.json');
+    assert.ok(find(r, 'plugin', 'ok'));
+  });
+
+  it('follows symlinks once and survives symlink loops', async () => {
+    put(root, 'site/wp-content/plugins/real/real.php', pluginPhp('Real'));
+    fs.symlinkSync(root, path.join(root, 'site', 'loop'));
+    fs.symlinkSync(path.join(root, 'site'), path.join(root, 'site', 'wp-content', 'plugins', 'real', 'up'));
+    fs.symlinkSync('missing-target', path.join(root, 'dangling'));
+    fs.mkdirSync(path.join(root, 'a'));
+    fs.symlinkSync(path.join(root, 'b'), path.join(root, 'a', 'to-b'));
+    fs.mkdirSync(path.join(root, 'b'));
+    fs.symlinkSync(path.join(root, 'a'), path.join(root, 'b', 'to-a'));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => c.slug), ['real']);
+    assert.equal(r.components[0].locations.length, 1);
+  });
+
+  it('stops at maxFiles with a problem, and finishes a big tree quickly', async function () {
+    this.timeout(60000);
+    for (let i = 0; i < 200; i++) {
+      const d = path.join(root, 'big', `d${i}`);
+      fs.mkdirSync(d, { recursive: true });
+      for (let j = 0; j < 100; j++) fs.writeFileSync(path.join(d, `f${j}.txt`), '');
+    }
+    put(root, 'wp-content/plugins/p/p.php', pluginPhp('P'));
+    const small = await scanWorkspace(root, { maxFiles: 1000 });
+    assert.ok(small.problems.some((p) => /maxFiles/.test(p.message)));
+    assert.ok(small.stats.dirsRead < 50);
+    const t = Date.now();
+    const full = await scanWorkspace(root);
+    assert.ok(Date.now() - t < 10000);
+    assert.ok(find(full, 'plugin', 'p'));
+    assert.deepEqual(full.problems, []);
+    assert.equal(full.stats.dirsRead, 1 + 1 + 200 + 1 + 1); // root, big, big/d*, wp-content/plugins, plugins/p
+  });
+
+  it('can be aborted', async () => {
+    put(root, 'wp-content/plugins/p/p.php', pluginPhp('P'));
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(scanWorkspace(root, { signal: ac.signal }));
+  });
+});
+
+describe('scan: mergeComponents', () => {
+  const loc = (file: string, line: number, source: DetectedComponent['locations'][0]['source']) => ({ file, line, column: 1, length: 1, source });
+  it('merges kind+slug, lock version beats header version, header name wins, locations sorted', () => {
+    const merged = mergeComponents([
+      { kind: 'plugin', slug: 'b', name: null, version: null, locations: [loc('composer.json', 5, 'composer.json')] },
+      { kind: 'plugin', slug: 'b', name: 'B Plugin', version: '1.0', locations: [loc('wp-content/plugins/b/b.php', 3, 'plugin-header')], possibleFork: true },
+      { kind: 'plugin', slug: 'b', name: null, version: '1.2.0', locations: [loc('composer.lock', 9, 'composer.lock')] },
+      { kind: 'theme', slug: 'a', name: null, version: null, locations: [loc('x/style.css', 2, 'theme-header')], parentOf: ['z'] },
+      { kind: 'plugin', slug: 'a', name: null, version: null, locations: [loc('composer.json', 4, 'composer.json'), loc('composer.json', 4, 'composer.json')] },
+      { kind: 'theme', slug: 'a', name: 'A', version: '3', locations: [loc('a/style.css', 2, 'theme-header')], parentOf: ['y'], blockTheme: true },
+    ]);
+    assert.deepEqual(merged.map((c) => `${c.kind}:${c.slug}`), ['plugin:a', 'plugin:b', 'theme:a']);
+    assert.equal(merged[0].locations.length, 1);
+    assert.equal(merged[1].version, '1.2.0');
+    assert.equal(merged[1].name, 'B Plugin');
+    assert.equal(merged[1].possibleFork, true);
+    assert.deepEqual(merged[1].locations.map((l) => l.file), ['composer.json', 'composer.lock', 'wp-content/plugins/b/b.php']);
+    assert.deepEqual(merged[2].parentOf, ['y', 'z']);
+    assert.equal(merged[2].blockTheme, true);
+    assert.equal(merged[2].name, 'A');
+  });
+});
