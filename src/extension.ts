@@ -2,6 +2,7 @@
 // scanning and the first /me run after activate() returns, and undici loads with the first request.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isLoopbackHost } from './core/api/client';
 import type { TransportFactory } from './core/api/transport';
 import { ApiKeyStore } from './vscode/apiKey';
 import { Bench } from './vscode/bench';
@@ -114,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
   const ready = new Promise<void>((resolve) => {
     setTimeout(async () => {
       try {
+        await seedDemoKey(keys, bench.config.apiUrl);
         await bench.refreshKeyState();
         await bench.rescan();
         if (bench.hasKey && bench.hasApiUrl && !bench.apiUrlProblem && !bench.quota) {
@@ -130,6 +132,17 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   return { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active };
+}
+
+/** `npm run demo` hands a demo key to a fresh profile; only ever accepted for an emulator on loopback. */
+async function seedDemoKey(keys: ApiKeyStore, apiUrl: string): Promise<void> {
+  const demoKey = process.env.WPBENCH_DEMO_KEY;
+  if (!demoKey || !/^wpb_demo_[a-z0-9_]+$/.test(demoKey) || (await keys.get())) return;
+  try {
+    if (isLoopbackHost(new URL(apiUrl).hostname)) await keys.set(demoKey);
+  } catch {
+    // No usable API address: no demo key.
+  }
 }
 
 export function deactivate(): void {

@@ -76,6 +76,8 @@ export interface BenchmarkRecord {
   activeInstalls: number | null;
   rating: number | null;
   profileUrl: string | null;
+  /** The record is made up (the emulator's synthetic dataset): every surface says so. */
+  synthetic?: boolean;
 }
 
 /** Result of a plugin/theme lookup. */

@@ -56,7 +56,7 @@ export function hoverMarkdown(kind: ComponentKind, slug: string, outcome: Lookup
   if (result.state === 'not-in-dataset') {
     lines.push('Not in the benchmark dataset.');
   } else if (result.state === 'not-benchmarked') {
-    lines.push('Known, not benchmarked yet.');
+    lines.push(`Known, not benchmarked yet.${result.record.synthetic ? ` (${SYNTHETIC_NOTE})` : ''}`);
   } else {
     const r = result.record;
     lines.push(`Grade **${escapeMarkdown(r.grade ?? '?')}** · score ${r.score ?? '?'}`);
@@ -82,8 +82,11 @@ export function hoverMarkdown(kind: ComponentKind, slug: string, outcome: Lookup
   return lines.join('\n');
 }
 
+export const SYNTHETIC_NOTE = 'synthetic data (emulator), not real measurements';
+
 export function recordFacts(r: BenchmarkRecord): string[] {
   return [
+    r.synthetic ? SYNTHETIC_NOTE : null,
     r.activeInstalls !== null ? `${formatCount(r.activeInstalls)}+ active installs` : null,
     r.rating !== null ? `rating ${r.rating}` : null,
     r.benchmarkedAt ? `measured ${r.benchmarkedAt}` : null,

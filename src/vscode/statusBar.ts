@@ -11,7 +11,8 @@ export function quotaText(bench: Bench): { text: string; tooltip: string; level:
   const blocked = bench.blockedUntil;
   const reset = q?.resetAt ?? blocked;
   const resetText = reset ? `resets ${new Date(reset).toISOString().slice(0, 10)}` : 'reset date unknown';
-  const tier = q?.tier ?? bench.lastAccount?.tier ?? null;
+  const rawTier = q?.tier ?? bench.lastAccount?.tier ?? null;
+  const tier = rawTier ? rawTier.charAt(0).toUpperCase() + rawTier.slice(1) : null;
   const lines = [`WP Bench quota${tier ? ` · ${tier}` : ''}`, q ? `${formatQuota(q.used, q.limit)} requests used this month` : 'usage not known yet', resetText];
   if (q?.observedAt) lines.push(`as of ${new Date(q.observedAt).toLocaleTimeString()}`);
   lines.push('Click to refresh (free: /me is not counted).');

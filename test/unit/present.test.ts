@@ -93,3 +93,12 @@ describe('presentation', () => {
     assert.equal(formatMemoryKb(20480), '20 MB');
   });
 });
+
+describe('synthetic data', () => {
+  it('is labelled wherever a record is shown', () => {
+    const o = outcome({ synthetic: true });
+    assert.match(hoverMarkdown('plugin', 'akismet', o), /synthetic data \\\(emulator\\\)/);
+    assert.match(lookupHtml('plugin', 'akismet', o), /synthetic data \(emulator\)/);
+    assert.doesNotMatch(hoverMarkdown('plugin', 'akismet', outcome()), /synthetic/);
+  });
+});

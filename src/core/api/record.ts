@@ -60,6 +60,7 @@ export function parseRecord(body: unknown, kind: ComponentKind, slug: string): L
     activeInstalls: optionalNum(metadata.active_installs, 'metadata.active_installs'),
     rating: optionalNum(metadata.rating, 'metadata.rating'),
     profileUrl: safeLink(links.profile),
+    ...(body.synthetic === true ? { synthetic: true } : {}),
   };
   if (!body.benchmarked) {
     const record: BenchmarkRecord = {

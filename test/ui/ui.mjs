@@ -1,0 +1,147 @@
+// UI test: drives the packaged .vsix in code-server as a person would — palette → "WP Bench: Set API Key" →
+// hover a composer.json entry → open the WP Bench view → look up a plugin — asserting what is on screen and
+// saving screenshots to docs/screenshots/ (the README shows them).
+//   node test/ui/ui.mjs [--vsix file.vsix]        (npm run test:ui packages first)
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openWorkbench } from '../integration/harness/runInCodeServer.mjs';
+import { copyFixture, startEmulator } from '../integration/run.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+const PRO_KEY = 'wpb_demo_pro_3b9d6f2a8e1c4075';
+
+const { values } = parseArgs({ options: { vsix: { type: 'string' } } });
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const vsix = path.resolve(values.vsix ?? path.join(ROOT, `wp-bench-${pkg.version}.vsix`));
+assert.ok(fs.existsSync(vsix), `${vsix} not found: run npm run package`);
+fs.mkdirSync(SHOTS, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+async function step(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`  ✔ ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`  ✗ ${name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
+    throw err;
+  }
+}
+
+async function palette(page, command) {
+  await page.keyboard.press('Control+Shift+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${command}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+const emulator = await startEmulator();
+const workspace = copyFixture();
+const wb = await openWorkbench({
+  workspace,
+  vsix,
+  viewport: { width: 1400, height: 860 },
+  settings: {
+    'wpBench.apiUrl': emulator.url,
+    'workbench.colorTheme': 'Default Dark Modern',
+    'editor.hover.delay': 150,
+    'workbench.tips.enabled': false,
+    'window.commandCenter': false,
+  },
+});
+const { page } = wb;
+console.log('UI test (packaged .vsix in code-server + Chromium)');
+try {
+  await step('the status bar asks for the API key', async () => {
+    await page.locator('.statusbar-item', { hasText: 'Set API key' }).waitFor({ timeout: 30_000 });
+  });
+
+  await step('palette → "WP Bench: Set API Key" → password box → saved, tier shown', async () => {
+    await palette(page, 'WP Bench: Set API Key');
+    const input = page.locator('.quick-input-widget input[type="password"]');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(PRO_KEY);
+    await page.keyboard.press('Enter');
+    await page.locator('.notifications-toasts', { hasText: 'API key saved' }).waitFor({ timeout: 15_000 });
+    await page.locator('.notifications-toasts', { hasText: 'pro' }).waitFor();
+  });
+
+  await step('the status bar shows used / limit', async () => {
+    const item = page.locator('.statusbar-item', { hasText: '/ 500,000' });
+    await item.waitFor({ timeout: 20_000 });
+    assert.match(await item.innerText(), /\d+ \/ 500,000/);
+    await page.keyboard.press('Escape');
+  });
+
+  await step('hovering a composer.json entry shows grade and contexts', async () => {
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('composer.json');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'composer.json' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const token = page.locator('.view-line span', { hasText: 'wpackagist-plugin/woocommerce' }).first();
+    await token.waitFor({ timeout: 15_000 });
+    // Let diagnostics arrive (squiggles), then hover.
+    await page.locator('.squiggly-warning').first().waitFor({ timeout: 20_000 });
+    await page.mouse.move(10, 10);
+    await token.hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'Grade' });
+    await hover.waitFor({ timeout: 15_000 });
+    const text = await hover.innerText();
+    assert.match(text, /WooCommerce/);
+    assert.match(text, /Activation/);
+    assert.match(text, /Homepage/);
+    assert.match(text, /Admin/);
+    await page.screenshot({ path: path.join(SHOTS, 'hover.png') });
+  });
+
+  await step('the WP Bench view lists the site total and plugins worst first', async () => {
+    await page.mouse.move(700, 820);
+    await page.keyboard.press('Escape');
+    await page.locator('.activitybar .action-item a[aria-label^="WP Bench"]').click();
+    const total = page.locator('.monaco-list-row', { hasText: 'Site total' });
+    await total.waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-list-row', { hasText: 'Plugins' }).first().waitFor();
+    const rows = await page.locator('.pane-body .monaco-list-row').allInnerTexts();
+    const pluginRow = rows.findIndex((r) => /^Plugins/.test(r.trim()));
+    assert.ok(pluginRow >= 0, rows.join(' | '));
+    assert.match(rows[pluginRow + 1], /E · [\d.]+/, `worst plugin first: ${rows[pluginRow + 1]}`);
+    await page.screenshot({ path: path.join(SHOTS, 'tree.png') });
+  });
+
+  await step('the status bar tooltip has tier and reset date', async () => {
+    const item = page.locator('.statusbar-item', { hasText: '/ 500,000' });
+    await item.hover();
+    await page.locator('.monaco-hover:visible', { hasText: 'resets' }).waitFor({ timeout: 10_000 });
+    const box = await item.boundingBox();
+    await page.screenshot({ path: path.join(SHOTS, 'statusbar.png'), clip: { x: Math.max(0, box.x - 420), y: box.y - 160, width: 640, height: 190 } });
+    await page.mouse.move(700, 400);
+  });
+
+  await step('palette → "WP Bench: Look Up Plugin…" → a panel with the same facts', async () => {
+    await palette(page, 'WP Bench: Look Up Plugin');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('elementor');
+    await page.keyboard.press('Enter');
+    const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await frame.locator('h1').waitFor({ timeout: 15_000 });
+    assert.match(await frame.locator('h1').innerText(), /Elementor/);
+    assert.match(await frame.locator('table').innerText(), /Activation/);
+    await page.screenshot({ path: path.join(SHOTS, 'lookup.png') });
+  });
+} catch {
+  await page.screenshot({ path: path.join(SHOTS, 'failure.png') }).catch(() => undefined);
+} finally {
+  await wb.close();
+  emulator.stop();
+}
+console.log(`ui: ${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;
