@@ -83,7 +83,7 @@ export interface EmulatorStats {
   counted: number;
   /** Highest number of requests in flight at once. */
   concurrentMax: number;
-  /** Authorization header values received, in order (requests without one add nothing). */
+  /** Authorization header values received, in order (requests without one add nothing); the first 100,000. */
   authHeaders: string[];
 }
 
@@ -105,6 +105,8 @@ export interface Emulator {
 
 type Payload = { status: number; headers: Record<string, string>; body: unknown };
 
+/** Bound on stats.authHeaders so a long benchmark cannot grow it without limit. */
+const AUTH_HEADERS_KEPT = 100_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SLUG_ROUTE = /^\/v1\/(plugins|themes)\/([^/]*)$/;
 const PROFILE_ROUTE = /^\/profiles\/(plugins|themes)\/([^/]*)$/;
@@ -430,7 +432,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const n = (stats.byPath.get(path) ?? 0) + 1;
     stats.byPath.set(path, n);
     const auth = req.headers.authorization;
-    if (auth !== undefined) stats.authHeaders.push(auth);
+    if (auth !== undefined && stats.authHeaders.length < AUTH_HEADERS_KEPT) stats.authHeaders.push(auth);
 
     const run = () => {
       try {

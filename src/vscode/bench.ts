@@ -396,12 +396,17 @@ export class Bench implements vscode.Disposable {
     this.emitter.fire();
   }
 
+  /** Notifications shown, by error kind (tests check that a 300-slug scan shows one, not 300). */
+  readonly notificationsShown: Record<string, number> = {};
+
   /** One message per problem: a scan of 300 slugs that hits a bad key shows it once, not 300 times. */
   private async report(error: ApiError): Promise<void> {
+    const count = () => (this.notificationsShown[error.kind] = (this.notificationsShown[error.kind] ?? 0) + 1);
     if (error.kind === 'quota-exceeded') {
       const reset = error.details.resetAt ?? 0;
       if (this.notified.quotaReset === reset) return;
       this.notified.quotaReset = reset;
+      count();
       this.quotaEmitter.fire();
       void this.ui.error(error.message, 'Show Account').then((c) => c && this.ui.runCommand('wpBench.showAccount'));
       return;
@@ -409,6 +414,7 @@ export class Bench implements vscode.Disposable {
     if (error.kind === 'invalid-key' || error.kind === 'forbidden' || error.kind === 'missing-key') {
       if (this.notified.authKind === error.kind) return;
       this.notified.authKind = error.kind;
+      count();
       const choice = await this.ui.error(error.message, 'Set API Key');
       if (choice) await this.ui.runCommand('wpBench.setApiKey');
       return;

@@ -54,6 +54,30 @@ export function copyFixture(name = 'sample-site') {
   return dir;
 }
 
+const DEMO_KEYS = ['wpb_demo_starter_', 'wpb_demo_pro_', 'wpb_demo_scale_', 'wpb_demo_revoked_', 'wpb_demo_suspended_'];
+
+function filesUnder(dirs) {
+  const out = [];
+  for (const dir of dirs) {
+    for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) out.push(path.join(entry.parentPath ?? entry.path, entry.name));
+    }
+  }
+  return out;
+}
+
+function countFiles(dirs) {
+  return filesUnder(dirs).length;
+}
+
+/** Files that contain any demo key (SecretStorage lives in the browser profile, not here). */
+export function findKeys(dirs) {
+  return filesUnder(dirs).filter((f) => {
+    const text = fs.readFileSync(f).toString('latin1');
+    return DEMO_KEYS.some((k) => text.includes(k));
+  });
+}
+
 async function main() {
   await buildSuite();
   const emulator = await startEmulator();
@@ -65,9 +89,12 @@ async function main() {
     ];
     for (const run of runs) {
       console.log(`\n=== integration: ${run.name} (${process.env.WPBENCH_TEST_RUNNER === 'electron' ? '@vscode/test-electron' : 'code-server + Chromium'}) ===`);
+      const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-udd-'));
+      const workspace = copyFixture();
       const code = await runIntegration({
         extensionTestsPath: path.join(SUITE_DIR, 'index.js'),
-        workspace: copyFixture(),
+        workspace,
+        userDataDir,
         env: { WPBENCH_TEST_API_URL: emulator.url, WPBENCH_TEST_SUITE: run.suite },
         disableWorkspaceTrust: run.disableWorkspaceTrust,
         timeoutMs: 240_000,
@@ -75,6 +102,14 @@ async function main() {
       if (code !== 0) {
         failed++;
         console.error(`integration (${run.name}) failed with exit code ${code}`);
+      }
+      // After a full run, failures included: no key may be in logs, settings, global storage (the cache) or the workspace.
+      const leaks = findKeys([userDataDir, workspace]);
+      if (leaks.length) {
+        failed++;
+        console.error(`integration (${run.name}): the API key was written to ${leaks.join(', ')}`);
+      } else {
+        console.log(`key leak check (${run.name}): no demo key in ${countFiles([userDataDir, workspace])} files of user data, logs, cache and workspace`);
       }
     }
   } finally {

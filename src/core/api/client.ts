@@ -136,8 +136,6 @@ export class BenchClient {
     if (!isValidSlug(slug)) return Promise.reject(errors.invalidSlug(slug));
     const path = `${kind === 'plugin' ? 'plugins' : 'themes'}/${encodeURIComponent(slug)}`;
     return this.dedupe(path, async () => {
-      const blocked = this.blockedUntil;
-      if (blocked !== null) throw errors.quotaExceeded(blocked);
       const res = await this.send(path, true);
       if (res.status === 404) return { state: 'not-in-dataset', kind, slug } as LookupResult;
       try {
@@ -195,7 +193,6 @@ export class BenchClient {
   private async send(path: string, counted: boolean): Promise<HttpResponse> {
     const key = ((await this.options.getKey()) ?? '').trim();
     if (!key) throw errors.missingKey();
-    if (this.rejectedKey && this.rejectedKey.key === key) throw this.rejectedKey.error;
     let attempt = 0;
     for (;;) {
       try {
@@ -207,13 +204,19 @@ export class BenchClient {
         const delay = 250 * 2 ** (attempt - 1) * (1 + this.random());
         this.logger.warn(`${path}: ${err.kind}; retry ${attempt} of ${this.opts.maxRetries} in ${Math.round(delay)} ms`);
         await this.sleep(delay);
-        if (counted && this.blockedUntil !== null) throw errors.quotaExceeded(this.blockedUntilMs);
       }
     }
   }
 
   private async sendOnce(path: string, key: string, counted: boolean): Promise<HttpResponse> {
     const release = await this.semaphore.acquire();
+    // Checked after the wait for a slot: a 429 or 401 that arrived meanwhile stops the queued requests too.
+    try {
+      this.assertMaySend(key, counted);
+    } catch (err) {
+      release();
+      throw err;
+    }
     const started = this.now();
     let url = new URL(`${this.base.pathname.replace(/\/$/, '')}/v1/${path}`, this.base.origin);
     try {
@@ -258,6 +261,12 @@ export class BenchClient {
     } finally {
       release();
     }
+  }
+
+  private assertMaySend(key: string, counted: boolean): void {
+    if (this.rejectedKey && this.rejectedKey.key === key) throw this.rejectedKey.error;
+    const blocked = counted ? this.blockedUntil : null;
+    if (blocked !== null) throw errors.quotaExceeded(blocked);
   }
 
   private check(res: HttpResponse, key: string): HttpResponse {

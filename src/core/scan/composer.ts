@@ -1,7 +1,7 @@
 // composer.json / composer.lock parsing (pure text, usable on unsaved editor buffers).
-import { parseTree, findNodeAtLocation, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { isValidSlug, type ComponentKind, type DetectedComponent, type LocationSource, type ScanProblem } from '../model';
-import { LineIndex, problemAt } from './text';
+import { LineIndex, parseJsonTree, problemAt } from './text';
 
 /** Package-name prefixes of WPackagist and WP Packages. */
 const PREFIX_KIND: Record<string, ComponentKind> = {
@@ -37,14 +37,7 @@ export interface ComposerParseResult {
 }
 
 function parseJson(text: string, file: string, index: LineIndex, problems: ScanProblem[]): Node | undefined {
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  // One problem per file is enough: the first syntax error is the one to fix.
-  if (errors.length) {
-    const e = errors[0];
-    problems.push(problemAt(file, index, e.offset, `Invalid JSON: ${printParseErrorCode(e.error)}`));
-  }
-  return root;
+  return parseJsonTree(text, file, index, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
 }
 
 /**

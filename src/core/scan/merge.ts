@@ -84,6 +84,12 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
   return out.sort(compareComponents);
 }
 
+/** Problem text for people: no control characters, and a hostile 10,000-character slug is not echoed whole. */
+export function readableMessage(message: string, max = 300): string {
+  const clean = message.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
 /** Problems deduplicated (same file, position, message, slug) and sorted by file then line. */
 export function normalizeProblems(problems: Iterable<ScanProblem>): ScanProblem[] {
   const seen = new Set<string>();
@@ -92,7 +98,7 @@ export function normalizeProblems(problems: Iterable<ScanProblem>): ScanProblem[
     const k = `${p.file}\0${p.line}\0${p.column}\0${p.message}\0${p.slug ?? ''}`;
     if (seen.has(k)) continue;
     seen.add(k);
-    out.push(p);
+    out.push({ ...p, message: readableMessage(p.message) });
   }
   return out.sort(
     (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column,

@@ -1,4 +1,5 @@
 // Small helpers shared by the text parsers.
+import { parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import type { ScanProblem } from '../model';
 
 /** Maps character offsets of a text to 1-based line/column (CRLF, CR and LF are line breaks). */
@@ -28,7 +29,7 @@ export class LineIndex {
 
 export function problemAt(file: string, index: LineIndex, offset: number, message: string, slug?: string): ScanProblem {
   const { line, column } = index.position(offset);
-  const p: ScanProblem = { file, line, column, message };
+  const p: ScanProblem = { file, line, column, message: message.length > 300 ? `${message.slice(0, 299)}…` : message };
   if (slug !== undefined) p.slug = slug;
   return p;
 }
@@ -46,4 +47,44 @@ export function pluginFileSlug(fileName: string): string {
 export function lastPathPart(p: string): string {
   const parts = p.split(/[\\/]+/).filter((x) => x !== '');
   return parts.length ? parts[parts.length - 1] : '';
+}
+
+/** Deeper JSON than this is refused: the parser recurses per level and a hostile file could overflow the stack. */
+export const MAX_JSON_DEPTH = 200;
+
+/** Offset where `[`/`{` nesting (outside strings) first exceeds `limit`, or -1. */
+export function excessiveNesting(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
+/** parseTree that reports the first syntax error as a problem and never throws on hostile input. */
+export function parseJsonTree(text: string, file: string, index: LineIndex, problems: ScanProblem[], options: ParseOptions): Node | undefined {
+  const tooDeep = excessiveNesting(text);
+  if (tooDeep >= 0) {
+    problems.push(problemAt(file, index, tooDeep, `JSON nested deeper than ${MAX_JSON_DEPTH} levels; the file was skipped`));
+    return undefined;
+  }
+  const errors: ParseError[] = [];
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, errors, options);
+  } catch (err) {
+    problems.push(problemAt(file, index, 0, `Could not parse the file: ${(err as Error).message}`));
+    return undefined;
+  }
+  // One problem per file is enough: the first syntax error is the one to fix.
+  if (errors.length) problems.push(problemAt(file, index, errors[0].offset, `Invalid JSON: ${printParseErrorCode(errors[0].error)}`));
+  return root;
 }

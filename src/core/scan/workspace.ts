@@ -1,6 +1,6 @@
 // scanWorkspace(): walks a folder tree and finds WordPress plugins and themes the way WordPress does.
 // Plain Node (fs.promises + callback fs for the 8 KiB header reads); no vscode.
-import type * as fs from 'fs';
+import * as fs from 'fs';
 import * as path from 'path';
 import { isValidSlug, type ComponentLocation, type DetectedComponent, type ScanProblem, type ScanResult } from '../model';
 import { parseComposerJson, parseComposerLock, type InstallerPath } from './composer';
@@ -32,7 +32,7 @@ export const DEFAULT_MAX_FILES = 200_000;
 /** Folders never searched for content roots or composer files: bundled libraries carry their own headers. */
 const SKIP_DIRS = new Set(['.git', '.svn', '.hg', 'node_modules', 'vendor', 'bower_components', 'CVS']);
 const CONFIG_FILES = new Set(['composer.json', 'composer.lock', '.wp-env.json', '.wp-env.override.json']);
-const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
+const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
 type Dirent = fs.Dirent;
 
@@ -365,7 +365,14 @@ async function scanContentRoot(ctx: Ctx, dir: string): Promise<void> {
 async function readConfig(ctx: Ctx, file: string): Promise<void> {
   checkAbort(ctx);
   const raw = await ctx.fs.readText(file, MAX_CONFIG_BYTES);
-  if (raw === null) return;
+  if (raw === null) {
+    // Unreadable or too large: say which, so a 50 MB composer.json is reported rather than silently ignored.
+    const size = await fs.promises.stat(file).then((st) => (st.isFile() ? st.size : 0), () => 0);
+    if (size > MAX_CONFIG_BYTES) {
+      ctx.problems.push({ file: rel(ctx, file), line: 1, column: 1, message: `File is ${Math.round(size / 1048576)} MB, over the ${MAX_CONFIG_BYTES / 1048576} MB read limit; skipped` });
+    }
+    return;
+  }
   const text = raw.replace(/^\uFEFF/, '');
   const relFile = rel(ctx, file);
   const base = path.basename(file);

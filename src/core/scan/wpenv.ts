@@ -1,7 +1,7 @@
 // .wp-env.json parsing (pure text). Slug rules follow @wordpress/env's source strings.
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
 import { isValidSlug, type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
-import { LineIndex, lastPathPart, pluginFileSlug, problemAt } from './text';
+import { LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, problemAt } from './text';
 
 /**
  * Slug of a wp-env source string, or null when it is not one we understand.
@@ -75,9 +75,7 @@ export function parseWpEnv(text: string, file: string): { components: DetectedCo
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
   const index = new LineIndex(text);
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: true });
-  if (errors.length) problems.push(problemAt(file, index, errors[0].offset, `Invalid JSON: ${printParseErrorCode(errors[0].error)}`));
+  const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
   if (!root || root.type !== 'object') return { components, problems };
 
   const scopes: Node[] = [root];

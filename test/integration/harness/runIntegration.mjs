@@ -74,6 +74,7 @@ export async function runIntegration(opts = {}) {
     timeoutMs: opts.timeoutMs,
     settings: opts.settings,
     disableWorkspaceTrust: opts.disableWorkspaceTrust ?? true,
+    userDataDir: opts.userDataDir,
     verbose: opts.verbose || undefined,
   });
 }

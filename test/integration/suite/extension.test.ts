@@ -175,10 +175,67 @@ describe('WP Bench in VS Code', function () {
     const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', workspaceFile('composer.json'), await positionOf(workspaceFile('composer.json'), 'wpackagist-plugin/woocommerce')));
     assert.match(hover, /Grade \*\*D\*\*/);
     assert.match(hover, /Stale: fetched/);
+    await a.bench.lookupAll({ force: true });
+    assert.equal(a.bench.notificationsShown.forbidden, 1, 'the key problem is shown once for the whole scan');
+  });
+
+  it('asks before a scan sends more requests than wpBench.requests.maxPerScan, and sends none meanwhile', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro);
+    await vscode.workspace.getConfiguration('wpBench').update('requests.maxPerScan', 3, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('wpBench.clearCache');
+      const before = await usage(KEYS.pro);
+      await vscode.commands.executeCommand('wpBench.refresh');
+      await waitFor('the consent question', () => a.bench.pendingConsent === 'limit');
+      assert.equal(await usage(KEYS.pro), before, 'nothing is sent without consent');
+    } finally {
+      await vscode.workspace.getConfiguration('wpBench').update('requests.maxPerScan', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('API strings with markdown, HTML, command: and javascript: links stay inert in hover, tree and webview', async () => {
+    const http = await import('node:http');
+    const evil = '[run](command:workbench.action.quit) <img src=x onerror="alert(1)"> <script>alert(2)</script> **x**';
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '3600' });
+      res.end(JSON.stringify({
+        slug: 'evil-plugin', type: 'plugin', name: evil, benchmarked: true, benchmarked_at: evil,
+        speed_score: { grade: 'F', numeric: 1 },
+        contexts: { activation: { ttfb_delta_ms: 1, memory_delta_kb: 1, queries_delta: 1 }, homepage: null, admin: null },
+        metadata: { active_installs: 1, rating: 1 }, links: { profile: 'javascript:alert(3)' },
+      }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const a = await api();
+    const port = (server.address() as { port: number }).port;
+    try {
+      await vscode.workspace.getConfiguration('wpBench').update('apiUrl', `http://127.0.0.1:${port}/api`, vscode.ConfigurationTarget.Global);
+      await waitFor('client on the hostile server', () => a.bench.config.apiUrl.includes(String(port)));
+      await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro);
+      const outcome = await vscode.commands.executeCommand<{ result?: { state: string } }>('wpBench.lookupPlugin', 'evil-plugin');
+      assert.equal(outcome?.result?.state, 'benchmarked');
+      const html = a.lookupPanel()!.html;
+      const body = html.slice(html.indexOf('<main>'), html.indexOf('</main>'));
+      assert.doesNotMatch(body, /<img|<script|onerror="/, 'no live markup from the API in the webview');
+      assert.doesNotMatch(html, /javascript:/);
+      assert.doesNotMatch(html, /id="open-profile"/, 'no profile button for a javascript: link');
+      const { hoverMarkdown } = await import('../../../src/core/present');
+      const md = hoverMarkdown('plugin', 'evil-plugin', a.bench.lookups.peek('plugin', 'evil-plugin'));
+      assert.doesNotMatch(md, /\]\(command:/);
+      assert.doesNotMatch(md, /(?<!\\)<img/);
+    } finally {
+      server.close();
+      await vscode.workspace.getConfiguration('wpBench').update('apiUrl', API_URL, vscode.ConfigurationTarget.Global);
+      await waitFor('client back on the emulator', () => a.bench.config.apiUrl === API_URL);
+      await waitFor('lookups finished', () => a.bench.state === 'idle');
+    }
   });
 
   it('429: the status bar turns to an error state and no further lookups are sent until the reset', async () => {
     const a = await api();
+    await waitFor('no lookup running', () => a.bench.state === 'idle');
+    await new Promise((r) => setTimeout(r, 200));
     await vscode.commands.executeCommand('wpBench.clearCache');
     await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.almostExhausted);
     await waitFor('quota exhausted', () => a.bench.blockedUntil !== null, 30_000);
@@ -191,6 +248,8 @@ describe('WP Bench in VS Code', function () {
     assert.equal(await usage(KEYS.almostExhausted), used, 'nothing more is counted after the 429');
     const account = await vscode.commands.executeCommand<{ remaining: number }>('wpBench.showAccount');
     assert.equal(account.remaining, 0, '/me still works');
+    await a.bench.lookupAll({ force: true });
+    assert.equal(a.bench.notificationsShown['quota-exceeded'], 1, 'one notification per reset period, not one per slug');
   });
 
   after(async () => {
