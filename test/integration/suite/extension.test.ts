@@ -41,9 +41,11 @@ describe('WP Bench in VS Code', function () {
     assert.match(hoverText(hovers), /No API key set/);
   });
 
-  it('refuses a revoked key without saving it', async () => {
+  it('refuses a revoked (403) or invalid (401) key without saving it', async () => {
     const result = await vscode.commands.executeCommand<{ saved: boolean; error?: string }>('wpBench.setApiKey', KEYS.revoked);
     assert.deepEqual(result, { saved: false, tier: null, error: 'forbidden' });
+    const invalid = await vscode.commands.executeCommand<{ saved: boolean; error?: string }>('wpBench.setApiKey', 'wpb_not_a_key_0000');
+    assert.deepEqual(invalid, { saved: false, tier: null, error: 'invalid-key' }, '401 is refused too');
     assert.equal((await api()).bench.hasKey, false);
   });
 
