@@ -38,6 +38,8 @@ export interface HoverOptions {
   now?: number;
   /** Shown under the title when the API is not configured or a request failed. */
   notice?: string;
+  /** Name from the plugin or theme header, used until the API has answered. */
+  name?: string | null;
 }
 
 /** Markdown for hovers and tooltips (untrusted: no command links, no HTML). */
@@ -45,13 +47,14 @@ export function hoverMarkdown(kind: ComponentKind, slug: string, outcome: Lookup
   const now = opts.now ?? Date.now();
   const lines: string[] = [];
   const result = outcome?.result;
-  const title = result && result.state !== 'not-in-dataset' ? result.record.name : slug;
+  const title = result && result.state !== 'not-in-dataset' ? result.record.name : (opts.name ?? slug);
   lines.push(`**${escapeMarkdown(title)}** · ${kindLabel(kind)} \`${slug.replace(/`/g, '')}\` · WP Bench`);
   lines.push('');
   if (opts.notice) lines.push(`_${escapeMarkdown(opts.notice)}_`, '');
   if (!result) {
-    lines.push(outcome?.error ? escapeMarkdown(outcome.error.message) : 'Not looked up yet.');
-    return lines.join('\n');
+    if (outcome?.error) lines.push(escapeMarkdown(outcome.error.message));
+    else if (!opts.notice) lines.push('Not looked up yet.');
+    return lines.join('\n').trimEnd();
   }
   if (result.state === 'not-in-dataset') {
     lines.push('Not in the benchmark dataset.');

@@ -21,6 +21,16 @@ export interface ComponentEntry {
   version: string | null;
   /** Absolute file paths with 1-based line/column. */
   locations: { file: string; line: number; column: number; length: number; source: string }[];
+  /** Its header's Update URI points away from wordpress.org (a fork or a custom plugin with a w.org-like slug). */
+  possibleFork: boolean;
+}
+
+/**
+ * Not looked up automatically: only headers declare it and their Update URI says it is not the wordpress.org item,
+ * so a lookup would cost quota for another plugin's numbers. Composer and .wp-env entries name wordpress.org items.
+ */
+export function isLocalOnly(entry: ComponentEntry): boolean {
+  return entry.possibleFork && entry.locations.every((l) => l.source === 'plugin-header' || l.source === 'theme-header' || l.source === 'mu-plugin');
 }
 
 export interface UiPorts {
@@ -270,8 +280,9 @@ export class Bench implements vscode.Disposable {
         existing.locations.push(...locations);
         existing.name ??= c.name;
         existing.version ??= c.version;
+        existing.possibleFork ||= c.possibleFork === true;
       } else {
-        merged.set(key, { kind: c.kind, slug: c.slug, name: c.name, version: c.version, locations });
+        merged.set(key, { kind: c.kind, slug: c.slug, name: c.name, version: c.version, locations, possibleFork: c.possibleFork === true });
       }
     };
     for (const [root, result] of this.scanned) for (const c of result.components) add(root, c, (f) => !this.live.has(f));
@@ -292,7 +303,7 @@ export class Bench implements vscode.Disposable {
    * the per-scan bound allow it.
    */
   async lookupAll(opts: { force?: boolean; only?: LookupItem[]; consented?: boolean } = {}): Promise<void> {
-    const items: LookupItem[] = opts.only ?? this.activeEntries.map((e) => ({ kind: e.kind, slug: e.slug }));
+    const items: LookupItem[] = opts.only ?? this.activeEntries.filter((e) => !isLocalOnly(e)).map((e) => ({ kind: e.kind, slug: e.slug }));
     if (!this.client) {
       this.emitter.fire();
       return;

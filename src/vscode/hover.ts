@@ -1,7 +1,7 @@
 // Hovers on package names, plugin/theme header lines and .wp-env.json entries. Cache-only: never a request.
 import * as vscode from 'vscode';
 import { hoverMarkdown } from '../core/present';
-import type { Bench, ComponentEntry } from './bench';
+import { isLocalOnly, type Bench, type ComponentEntry } from './bench';
 
 export const DOCUMENT_SELECTOR: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/composer.json' },
@@ -46,7 +46,12 @@ export function hoverFor(bench: Bench, entry: ComponentEntry): vscode.MarkdownSt
   if (!bench.hasApiUrl) notice = 'No API address set: run "WP Bench: Set API Address".';
   else if (!bench.hasKey) notice = 'No API key set: run "WP Bench: Set API Key".';
   else if (bench.isIgnored(entry.slug)) notice = 'Ignored in this workspace (wpBench.ignore).';
-  const md = new vscode.MarkdownString(hoverMarkdown(entry.kind, entry.slug, bench.outcome(entry.kind, entry.slug), { notice }));
+  else if (entry.possibleFork) {
+    notice = isLocalOnly(entry) && !bench.outcome(entry.kind, entry.slug)
+      ? 'Not looked up: its Update URI says this copy does not come from wordpress.org. Use "WP Bench: Look Up Plugin…" to see the wordpress.org item.'
+      : 'Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.';
+  }
+  const md = new vscode.MarkdownString(hoverMarkdown(entry.kind, entry.slug, bench.outcome(entry.kind, entry.slug), { notice, name: entry.name }));
   // API strings are escaped by hoverMarkdown; the string itself is never trusted with commands or HTML.
   md.isTrusted = false;
   md.supportHtml = false;

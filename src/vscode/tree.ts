@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
 import { compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../core/model';
-import type { Bench, ComponentEntry } from './bench';
+import { isLocalOnly, type Bench, type ComponentEntry } from './bench';
 import { hoverFor } from './hover';
 
 export type Node =
@@ -114,7 +114,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
           result?.state === 'benchmarked' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `wpBench.c.${entry.kind}.${entry.slug}`;
-        item.description = summaryText(outcome);
+        item.description = !outcome && isLocalOnly(entry) ? 'not from wordpress.org' : summaryText(outcome);
         item.tooltip = hoverFor(this.bench, entry);
         if (result?.state === 'benchmarked') item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(result.record.grade));
         else if (outcome?.error && !result) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { quotaText } from '../../../src/vscode/statusBar';
 import type { Node } from '../../../src/vscode/tree';
+import { isLocalOnly } from '../../../src/vscode/bench';
 import { API_URL, KEYS, api, hoverText, positionOf, usage, waitFor, workspaceFile } from './util';
 
 describe('WP Bench in VS Code', function () {
@@ -55,10 +56,16 @@ describe('WP Bench in VS Code', function () {
     assert.deepEqual(result, { saved: true, tier: 'pro' });
     const a = await api();
     await waitFor('lookups', () => a.bench.outcome('plugin', 'woocommerce')?.result && a.bench.state === 'idle');
-    const unique = a.bench.activeEntries.length;
+    const unique = a.bench.activeEntries.filter((e) => !isLocalOnly(e)).length;
     assert.equal((await usage(KEYS.pro)) - before, unique, 'exactly one counted request per unique slug');
     await a.bench.lookupAll();
     assert.equal((await usage(KEYS.pro)) - before, unique, 'cached slugs cost nothing');
+    // "Update URI: false" in its header: a custom plugin, not the wordpress.org item; never looked up by itself.
+    assert.equal(a.bench.outcome('plugin', 'acme-shop-tweaks'), undefined);
+    const header = workspaceFile('wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php');
+    const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', header, await positionOf(header, 'Acme Shop Tweaks')));
+    assert.match(hover, /Not looked up\\: its Update URI/);
+    assert.match(hover, /\*\*Acme Shop Tweaks\*\*/);
   });
 
   it('hovers a composer.json entry with grade, contexts and "not measured"', async () => {
