@@ -138,6 +138,7 @@ export class Bench implements vscode.Disposable {
   async onSettingsChanged(): Promise<void> {
     const before = this.settings;
     this.settings = readSettings();
+    if (before.ttlHours !== this.settings.ttlHours) this.cache.setTtlHours(this.settings.ttlHours);
     const clientChanged =
       before.apiUrl !== this.settings.apiUrl ||
       before.concurrency !== this.settings.concurrency ||

@@ -172,3 +172,15 @@ describe('lookup service (cache in front of the client)', () => {
     }
   });
 });
+
+describe('disk cache lifetime setting', () => {
+  it('applies a changed record lifetime to what is already cached', async () => {
+    let t = 0;
+    const cache = new DiskCache({ dir: await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-ttl-')), now: () => t });
+    await cache.set('https://api.example.test/api', 'plugin', 'a', parseRecord(sampleBody({ slug: 'a' }), 'plugin', 'a'));
+    t = 2 * 3_600_000;
+    assert.equal(cache.peek('https://api.example.test/api', 'plugin', 'a')?.stale, false);
+    cache.setTtlHours(1);
+    assert.equal(cache.peek('https://api.example.test/api', 'plugin', 'a')?.stale, true);
+  });
+});

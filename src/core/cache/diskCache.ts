@@ -63,6 +63,11 @@ export class DiskCache {
     };
   }
 
+  /** Applies a changed record lifetime (the setting) without losing what is cached. */
+  setTtlHours(hours: number): void {
+    this.ttl.benchmarked = hours * HOUR;
+  }
+
   get dir(): string {
     return this.options.dir;
   }
