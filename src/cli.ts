@@ -1,4 +1,5 @@
-// Command-line front end over src/core: `wp-bench scan|lookup|me`.
+// Command-line front end over src/core: `wp-bench scan|lookup|me|check`.
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BenchClient } from './core/api/client';
@@ -9,12 +10,18 @@ import { formatAge, formatContext, formatCount, formatQuota } from './core/forma
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
 import { LookupService, type LookupOutcome } from './core/lookupService';
-import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ScanResult } from './core/model';
+import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
+import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
+import { diffJudgements, type ComponentDiff } from './core/report/diff';
+import { REPORT_FORMATS, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
+import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
+import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { scanWorkspace } from './core/scan';
+import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
 
 const VERSION = '0.1.0';
 
-export const EXIT = { ok: 0, usage: 2, notInDataset: 3, key: 4, quota: 5, failure: 6 } as const;
+export const EXIT = { ok: 0, judged: 1, usage: 2, notInDataset: 3, key: 4, quota: 5, failure: 6 } as const;
 
 const USAGE = `WP Bench ${VERSION} — what each WordPress plugin and theme costs your site.
 
@@ -22,6 +29,7 @@ Usage:
   wp-bench scan [dir] [--json]                  list plugins and themes (no network)
   wp-bench lookup plugin|theme <slug> [--json]  benchmark of one plugin or theme
   wp-bench me [--json]                          your tier, quota and usage
+  wp-bench check [dir] [options]                judge every plugin and theme (for CI)
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
@@ -29,10 +37,22 @@ Options:
   --verbose       log requests to stderr (never the key)
   --help, --version
 
+Check options (flags override .wp-bench.json, which overrides the defaults):
+  --fail-on GRADE         fail when a component is graded worse than A-F, or "none" (default C)
+  --context NAME          activation, homepage (default) or admin: shown, and judged by --budget-*
+  --budget-ttfb-ms N      budget of the site total's added TTFB in that context
+  --budget-memory-mb N    budget of the site total's added memory (MB)
+  --budget-queries N      budget of the site total's added database queries
+  --format FORMAT         table (default), json, markdown or sarif
+  --output FILE           write the report to FILE instead of stdout
+  --max-requests N        send at most N lookups (default 200); the rest is reported as not looked up
+  --offline               the cache only: no request at all, no key needed
+  --diff REF              also show what this tree adds or removes compared with git REF
+
 The API key is read from WPBENCH_API_KEY only (never from the command line).
 Cache: WPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/wp-bench, else ~/.cache/wp-bench.
 Exit codes: 0 ok, 2 usage, 3 not in dataset, 4 key invalid or revoked, 5 quota exhausted,
-6 network, server or unreadable response.`;
+6 network, server or unreadable response; check: 1 when the judgement fails (3 is not used).`;
 
 export interface CliIo {
   out: (text: string) => void;
@@ -48,8 +68,10 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['--api-url']);
-const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h']);
+const CHECK_VALUE_FLAGS = ['--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
+const CHECK_BOOL_FLAGS = ['--offline'];
+const VALUE_FLAGS = new Set(['--api-url', ...CHECK_VALUE_FLAGS]);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 
 function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
@@ -229,6 +251,142 @@ async function runMe(parsed: Parsed, io: CliIo): Promise<number> {
   }
 }
 
+// --- check ---------------------------------------------------------------------------------------------------
+
+function numberFlag(parsed: Parsed, name: string, integer = false): number | undefined {
+  const raw = parsed.flags.get(name);
+  if (raw === undefined) return undefined;
+  const n = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new UsageError(`${name} needs a number ≥ 0${integer ? ' (whole)' : ''}`);
+  return n;
+}
+
+const BUDGET_FLAGS: Record<BudgetMetric, string> = { ttfbMs: '--budget-ttfb-ms', memoryMb: '--budget-memory-mb', queries: '--budget-queries' };
+
+/** Exit code of the worst lookup error: key (4) before quota (5) before network (6). */
+function errorExitCode(codes: number[]): number | undefined {
+  for (const c of [EXIT.key, EXIT.quota, EXIT.failure, EXIT.usage]) if (codes.includes(c)) return c;
+  return codes[0];
+}
+
+async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
+  if (parsed.positional.length > 2) throw new UsageError('check takes at most one folder');
+  const dir = path.resolve(io.cwd, parsed.positional[1] ?? '.');
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat?.isDirectory()) throw new UsageError(`${truncateForMessage(dir, 200)} is not a folder`);
+
+  const format = (parsed.flags.get('--format') ?? 'table') as ReportFormat;
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}`);
+  const diffRef = parsed.flags.get('--diff') as string | undefined;
+  if (diffRef !== undefined && format === 'sarif') throw new UsageError('--diff cannot be combined with --format sarif (run check twice)');
+  const offline = parsed.flags.has('--offline');
+  if (offline && parsed.flags.has('--no-cache')) throw new UsageError('--offline and --no-cache exclude each other');
+  const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
+
+  // Team config: flags > .wp-bench.json > defaults. It never sets the API address or the key.
+  const team = await loadTeamConfig(dir);
+  for (const p of team.problems) io.err(`wp-bench: ${p.file}:${p.line}:${p.column}: ${p.message}`);
+  const failOnFlag = parsed.flags.get('--fail-on') as string | undefined;
+  let failOn: GradeLetter | null = team.config.minimumGrade ?? 'C';
+  if (failOnFlag !== undefined) {
+    const g = failOnFlag.trim().toUpperCase();
+    if (g === 'NONE') failOn = null;
+    else if ((GRADE_LETTERS as readonly string[]).includes(g)) failOn = g as GradeLetter;
+    else throw new UsageError('--fail-on must be one of A, B, C, D, E, F or none');
+  }
+  const contextFlag = parsed.flags.get('--context') as string | undefined;
+  if (contextFlag !== undefined && !(CONTEXT_NAMES as readonly string[]).includes(contextFlag)) throw new UsageError(`--context must be one of ${CONTEXT_NAMES.join(', ')}`);
+  const context = (contextFlag as ContextName | undefined) ?? team.config.context ?? 'homepage';
+  const budgets: Partial<Record<ContextName, Budget>> = {};
+  const budgetLocations: Record<string, ReportLocation> = {};
+  for (const [ctx, b] of Object.entries(team.config.budgets) as [ContextName, Budget][]) {
+    budgets[ctx] = { ...b };
+    for (const m of BUDGET_METRICS) {
+      const pos = team.config.positions[`budgets.${ctx}.${m}`];
+      if (b[m] !== undefined && pos) budgetLocations[`${ctx}.${m}`] = { file: team.config.file ?? '.wp-bench.json', line: pos.line, column: pos.column };
+    }
+  }
+  for (const m of BUDGET_METRICS) {
+    const v = numberFlag(parsed, BUDGET_FLAGS[m]);
+    if (v === undefined) continue;
+    budgets[context] = { ...budgets[context], [m]: v };
+    delete budgetLocations[`${context}.${m}`];
+  }
+  const config: JudgeConfig = { failOn, context, budgets, ignore: team.config.ignore, contextWeights: team.config.contextWeights };
+  const hasComposer = await fs.stat(path.join(dir, 'composer.json')).then((s) => s.isFile(), () => false);
+  const budgetLocation: ReportLocation | undefined = hasComposer ? { file: 'composer.json', line: 1, column: 1 } : undefined;
+
+  // The cache is keyed by API address, so --offline needs it too; the key only when a request is needed.
+  const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
+  const key = io.env.WPBENCH_API_KEY;
+  const client = new BenchClient({
+    apiUrl: apiUrl ?? '',
+    getKey: () => key,
+    transport: offline ? offlineTransport : createUndiciTransport,
+    logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
+  });
+  try {
+    const scan = await scanWorkspace(dir);
+    for (const p of scan.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
+    let baseComponents: ScanResult['components'] | undefined;
+    if (diffRef !== undefined) {
+      let snapshot;
+      try {
+        snapshot = await snapshotAtRef(dir, diffRef);
+      } catch (err) {
+        if (err instanceof GitError) throw new UsageError(`--diff: ${err.message}`);
+        throw err;
+      }
+      try {
+        baseComponents = (await scanWorkspace(snapshot.root)).components;
+      } finally {
+        await snapshot.dispose();
+      }
+    }
+    const ignored = new Set(config.ignore);
+    const items = [...scan.components, ...(baseComponents ?? [])].filter((c) => !ignored.has(c.slug));
+    const service = new LookupService(new DiskCache({ dir: cacheDir(io.env) }), () => client);
+    const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache') });
+    if (looked.overLimit.length) {
+      const names = looked.overLimit.slice(0, 5).map((i) => `${i.kind} ${i.slug}`).join(', ');
+      io.err(`wp-bench: ${looked.overLimit.length} lookup${looked.overLimit.length === 1 ? '' : 's'} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
+    }
+    const notCached = [...looked.skipped.values()].filter((r) => r === 'offline').length;
+    if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
+    const input = { outcomes: looked.outcomes, config, skipped: looked.skipped, budgetLocations, budgetLocation };
+    const judgement = judge({ ...input, components: scan.components });
+    let diff: ComponentDiff | undefined;
+    if (baseComponents) diff = diffJudgements(diffRef!, judge({ ...input, components: baseComponents }), judgement);
+
+    let text: string;
+    if (format === 'json') text = toJson(judgement, { diff });
+    else if (format === 'markdown') text = toMarkdown(judgement, { diff });
+    else if (format === 'sarif') {
+      const prefix = (await repoPrefix(dir)) ?? (path.relative(io.cwd, dir).startsWith('..') ? '' : path.relative(io.cwd, dir));
+      text = toSarif(judgement, { uriPrefix: prefix.split(path.sep).join('/'), toolVersion: VERSION });
+    } else text = toTable(judgement, { diff });
+    const output = parsed.flags.get('--output') as string | undefined;
+    if (output !== undefined) {
+      await fs.writeFile(path.resolve(io.cwd, output), `${text}\n`, 'utf8');
+      io.out(`wp-bench: ${format} report written to ${output}: ${judgement.failed ? 'FAILED' : 'passed'}.`);
+    } else {
+      io.out(text);
+    }
+
+    const errs = lookupErrors(looked.outcomes.values());
+    for (const { error, count } of errs) {
+      const judged = [...looked.outcomes.values()].filter((o) => o.error?.kind === error.kind);
+      const stale = judged.filter((o) => o.result).length;
+      io.err(`wp-bench: ${error.message} ${count} component${count === 1 ? '' : 's'} affected: ${stale} judged from stale cache, ${count - stale} unknown.`);
+    }
+    const errorCode = errorExitCode(errs.map((e) => exitCodeFor(e.error)));
+    if (errorCode !== undefined) return errorCode;
+    return judgement.failed ? EXIT.judged : EXIT.ok;
+  } finally {
+    await client.dispose();
+  }
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const parsed = parseArgs(argv);
@@ -241,7 +399,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.out(USAGE);
       return EXIT.ok;
     }
+    if (command !== 'check') {
+      for (const f of [...CHECK_VALUE_FLAGS, ...CHECK_BOOL_FLAGS]) if (parsed.flags.has(f)) throw new UsageError(`unknown option ${f}`);
+    }
     switch (command) {
+      case 'check':
+        return await runCheck(parsed, io);
       case 'scan':
         return await runScan(parsed, io);
       case 'lookup':

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { BenchClient, normaliseApiUrl } from '../core/api/client';
 import { ApiError } from '../core/api/errors';
 import { mergeSnapshots } from '../core/api/quota';
+import { isLocalOnly } from '../core/report/judge';
 import type { TransportFactory } from '../core/api/transport';
 import { DiskCache } from '../core/cache/diskCache';
 import type { Logger } from '../core/logger';
@@ -25,13 +26,8 @@ export interface ComponentEntry {
   possibleFork: boolean;
 }
 
-/**
- * Not looked up automatically: only headers declare it and their Update URI says it is not the wordpress.org item,
- * so a lookup would cost quota for another plugin's numbers. Composer and .wp-env entries name wordpress.org items.
- */
-export function isLocalOnly(entry: ComponentEntry): boolean {
-  return entry.possibleFork && entry.locations.every((l) => l.source === 'plugin-header' || l.source === 'theme-header' || l.source === 'mu-plugin');
-}
+// Header-only components whose Update URI is not wordpress.org are never looked up by themselves.
+export { isLocalOnly };
 
 export interface UiPorts {
   /** Asks the user; resolves to the chosen item title or undefined. */

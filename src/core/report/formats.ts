@@ -1,0 +1,338 @@
+// Renderers of a check: a terminal table, JSON (stable, documented in the README), Markdown for pull-request
+// comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
+import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs } from '../format';
+import { CONTEXT_NAMES, type ContextName } from '../model';
+import { escapeMarkdown, markdownLinkTarget, SYNTHETIC_NOTE, type ContextTotal } from '../present';
+import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement } from './judge';
+
+export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Version of the JSON shape; bumped only on an incompatible change. */
+export const JSON_REPORT_VERSION = 1;
+
+export interface RenderOptions {
+  diff?: ComponentDiff;
+  now?: number;
+}
+
+function statusText(v: ComponentVerdict): string {
+  switch (v.state) {
+    case 'benchmarked':
+      return v.failed ? 'FAIL' : 'ok';
+    case 'not-benchmarked':
+      return 'not benchmarked';
+    case 'not-in-dataset':
+      return 'not in dataset';
+    default:
+      return v.unknownReason === 'limit' ? 'not looked up (limit)' : v.unknownReason === 'offline' ? 'not cached (offline)' : v.unknownReason === 'local' ? 'not looked up (Update URI)' : v.unknownReason === 'error' ? 'lookup failed' : 'not looked up';
+  }
+}
+
+function contextCells(v: ComponentVerdict, ctx: ContextName): { ttfb: string; memory: string; queries: string } {
+  if (v.state !== 'benchmarked' || !v.contexts) return { ttfb: '–', memory: '–', queries: '–' };
+  return formatContext(v.contexts[ctx]);
+}
+
+function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
+  return { ttfb: `+${formatMs(t.ttfbDeltaMs)}`, memory: `+${formatMemoryKb(t.memoryDeltaKb)}`, queries: `+${formatCount(t.queriesDelta)}` };
+}
+
+function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {
+  const t = j.total.contexts[ctx];
+  const parts = [t.notMeasured ? `${t.notMeasured} not measured on the ${CONTEXT_LABEL[ctx]}` : null, j.total.unknown ? `${j.total.unknown} without a benchmark` : null].filter(Boolean);
+  return parts.length ? `${parts.join(', ')}: not counted (never as zero)` : null;
+}
+
+function verdictLine(j: Judgement): string {
+  const notJudged = j.counts.unknown ? ` ${j.counts.unknown} component${j.counts.unknown === 1 ? ' was' : 's were'} not looked up and not judged.` : '';
+  if (!j.failed) return `PASSED: no component graded worse than ${j.config.failOn ?? '(no minimum)'}${j.budgets.length ? ', every budget kept' : ''}.${notJudged}`;
+  const parts = [
+    j.counts.gradeFailures ? `${j.counts.gradeFailures} graded worse than ${j.config.failOn}` : null,
+    j.counts.budgetFailures ? `${j.counts.budgetFailures} budget${j.counts.budgetFailures === 1 ? '' : 's'} exceeded` : null,
+  ].filter(Boolean);
+  return `FAILED: ${parts.join(', ')}.${notJudged}`;
+}
+
+function budgetLines(j: Judgement): string[] {
+  return j.budgets.map(
+    (b) =>
+      `${b.exceeded ? 'over' : 'within'} budget: ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} ${budgetUnit(b.metric, b.actual)} of ${budgetUnit(b.metric, b.limit)}${b.notMeasured || b.unknown ? ` (${[b.notMeasured ? `${b.notMeasured} not measured` : null, b.unknown ? `${b.unknown} unknown` : null].filter(Boolean).join(', ')}: not counted)` : ''}`,
+  );
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function textTable(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : pad(cell, widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+// --- table -------------------------------------------------------------------------------------------------
+
+export function toTable(j: Judgement, opts: RenderOptions = {}): string {
+  const now = opts.now ?? Date.now();
+  const ctx = j.config.context;
+  const out: string[] = [];
+  if (opts.diff) out.push(...diffText(opts.diff), '');
+  if (j.components.length === 0) {
+    out.push('No plugins or themes to check.');
+  } else {
+    const rows = [['GRADE', 'KIND', 'SLUG', 'VERSION', `TTFB (${ctx})`, 'MEMORY', 'QUERIES', 'STATUS']];
+    for (const v of j.components) {
+      const c = contextCells(v, ctx);
+      const stale = v.stale && v.fetchedAt !== null ? ` (stale, ${formatAge(now - v.fetchedAt)})` : '';
+      rows.push([plainText(v.grade ?? '-', 8), v.kind, v.slug, plainText(v.version ?? '-', 30), c.ttfb, c.memory, c.queries, statusText(v) + stale]);
+    }
+    const t = totalCells(j.total.contexts[ctx]);
+    rows.push(['', '', 'SITE TOTAL', '', t.ttfb, t.memory, t.queries, unmeasuredNote(j, ctx) ?? '']);
+    out.push(textTable(rows));
+  }
+  out.push('');
+  for (const c of CONTEXT_NAMES) {
+    const t = j.total.contexts[c];
+    out.push(`Site total, ${CONTEXT_LABEL[c]}: +${formatMs(t.ttfbDeltaMs)} TTFB, +${formatMemoryKb(t.memoryDeltaKb)}, +${formatCount(t.queriesDelta)} queries (${t.measured} measured${t.notMeasured ? `, ${t.notMeasured} not measured` : ''})`);
+  }
+  out.push(...budgetLines(j));
+  if (j.counts.ignored) out.push(`${j.counts.ignored} ignored by configuration.`);
+  if (j.synthetic) out.push(`Note: ${SYNTHETIC_NOTE}.`);
+  out.push(verdictLine(j));
+  return out.join('\n');
+}
+
+function diffText(d: ComponentDiff): string[] {
+  const out = [`Compared with ${plainText(d.ref, 80)}: ${d.headline}`];
+  for (const v of d.added) out.push(`  + ${v.kind} ${v.slug}${v.grade ? ` (grade ${plainText(v.grade, 8)})` : ` (${statusText(v)})`}`);
+  for (const v of d.removed) out.push(`  - ${v.kind} ${v.slug}${v.grade ? ` (grade ${plainText(v.grade, 8)})` : ` (${statusText(v)})`}`);
+  for (const c of d.changed) out.push(`  ~ ${c.kind} ${c.slug} ${plainText(c.from ?? '?', 30)} -> ${plainText(c.to ?? '?', 30)}`);
+  for (const c of CONTEXT_NAMES) {
+    const x = d.delta[c];
+    out.push(`  ${pad(`${CONTEXT_LABEL[c]}:`, 12)} ${signedMs(x.ttfbDeltaMs)} TTFB, ${signedKb(x.memoryDeltaKb)}, ${signedCount(x.queriesDelta)} queries`);
+  }
+  return out;
+}
+
+// --- JSON --------------------------------------------------------------------------------------------------
+
+function contextsJson(v: ComponentVerdict) {
+  return v.contexts ? Object.fromEntries(CONTEXT_NAMES.map((c) => [c, v.contexts![c] ? { ...v.contexts![c]! } : null])) : null;
+}
+
+function componentJson(v: ComponentVerdict, findings: Finding[]) {
+  return {
+    kind: v.kind,
+    slug: v.slug,
+    name: v.name,
+    version: v.version,
+    state: v.state,
+    grade: v.grade,
+    score: v.score,
+    failed: v.failed,
+    stale: v.stale,
+    fetchedAt: v.fetchedAt !== null ? new Date(v.fetchedAt).toISOString() : null,
+    synthetic: v.synthetic,
+    unknownReason: v.unknownReason ?? null,
+    contexts: contextsJson(v),
+    profileUrl: v.profileUrl,
+    locations: v.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
+    findings: findings.filter((f) => f.kind === v.kind && f.slug === v.slug).map((f) => ({ ruleId: f.ruleId, level: f.level, message: f.message })),
+  };
+}
+
+function totalJson(t: Judgement['total']) {
+  return {
+    ...Object.fromEntries(CONTEXT_NAMES.map((c) => [c, { ...t.contexts[c] }])),
+    components: t.components,
+    benchmarked: t.benchmarked,
+    unknown: t.unknown,
+  };
+}
+
+/** The JSON report (shape documented in the README; `version` changes only on an incompatible change). */
+export function toJson(j: Judgement, opts: RenderOptions = {}): string {
+  const d = opts.diff;
+  const body: Record<string, unknown> = {
+    version: JSON_REPORT_VERSION,
+    passed: !j.failed,
+    failOn: j.config.failOn,
+    context: j.config.context,
+    counts: { ...j.counts },
+    siteTotal: totalJson(j.total),
+    budgets: j.budgets.map((b) => ({ ...b })),
+    components: j.components.map((v) => componentJson(v, j.findings)),
+    findings: j.findings.map((f) => ({ ruleId: f.ruleId, level: f.level, message: f.message, kind: f.kind ?? null, slug: f.slug ?? null, context: f.context ?? null, metric: f.metric ?? null, locations: f.locations.map((l) => ({ file: l.file, line: l.line, column: l.column })) })),
+  };
+  if (d) {
+    const lite = (v: ComponentVerdict) => ({ kind: v.kind, slug: v.slug, name: v.name, version: v.version, state: v.state, grade: v.grade, contexts: contextsJson(v) });
+    body.diff = {
+      ref: d.ref,
+      headline: d.headline,
+      added: d.added.map(lite),
+      removed: d.removed.map(lite),
+      changed: d.changed,
+      siteTotal: { base: totalJson(d.base), head: totalJson(d.head), delta: d.delta },
+    };
+  }
+  return JSON.stringify(body, null, 2);
+}
+
+// --- Markdown ----------------------------------------------------------------------------------------------
+
+const GRADE_BADGE: Record<string, string> = { A: '🟢', B: '🟢', C: '🟡', D: '🟠', E: '🔴', F: '🔴' };
+
+function mdCell(text: string): string {
+  return escapeMarkdown(text);
+}
+
+function mdComponent(v: ComponentVerdict): string {
+  const label = v.name && v.name !== v.slug ? `${mdCell(plainText(v.name, 80))} \`${v.slug}\`` : `\`${v.slug}\``;
+  const link = markdownLinkTarget(v.profileUrl);
+  return link ? `[${label}](${link})` : label;
+}
+
+function mdGrade(v: ComponentVerdict): string {
+  if (v.state !== 'benchmarked') return '–';
+  const g = plainText(v.grade ?? '?', 8);
+  return `${GRADE_BADGE[g.charAt(0).toUpperCase()] ?? ''} **${mdCell(g)}**${v.score !== null ? ` (${v.score})` : ''}`.trim();
+}
+
+export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
+  const ctx = j.config.context;
+  const out: string[] = [];
+  out.push(`### WP Bench: ${j.failed ? '❌ check failed' : '✅ check passed'}`, '');
+  if (opts.diff) out.push(...diffMarkdown(opts.diff), '');
+  out.push(`${mdCell(verdictLine(j))} Site total on the ${CONTEXT_LABEL[ctx]}: **+${formatMs(j.total.contexts[ctx].ttfbDeltaMs)} TTFB**.`, '');
+  if (j.components.length) {
+    out.push(`| Grade | Plugin or theme | Kind | Version | TTFB (${ctx}) | Memory | Queries | Status |`);
+    out.push('|:--|:--|:--|:--|--:|--:|--:|:--|');
+    for (const v of j.components) {
+      const c = contextCells(v, ctx);
+      const status = `${v.failed ? '**fail**' : mdCell(statusText(v))}${v.stale ? ' (stale)' : ''}`;
+      out.push(`| ${mdGrade(v)} | ${mdComponent(v)} | ${v.kind} | ${mdCell(plainText(v.version ?? '–', 30))} | ${mdCell(c.ttfb)} | ${mdCell(c.memory)} | ${mdCell(c.queries)} | ${status} |`);
+    }
+    const t = totalCells(j.total.contexts[ctx]);
+    const note = unmeasuredNote(j, ctx);
+    out.push(`| | **Site total** | | | **${mdCell(t.ttfb)}** | **${mdCell(t.memory)}** | **${mdCell(t.queries)}** | ${note ? mdCell(note) : ''} |`);
+  } else {
+    out.push('No plugins or themes to check.');
+  }
+  out.push('');
+  out.push('| Context | TTFB | Memory | Queries | Not counted |');
+  out.push('|:--|--:|--:|--:|--:|');
+  for (const c of CONTEXT_NAMES) {
+    const t = j.total.contexts[c];
+    const x = totalCells(t);
+    out.push(`| ${CONTEXT_LABEL[c]} | ${mdCell(x.ttfb)} | ${mdCell(x.memory)} | ${mdCell(x.queries)} | ${t.notMeasured + j.total.unknown} |`);
+  }
+  if (j.budgets.length) {
+    out.push('', '| Budget | Site total | Limit | |', '|:--|--:|--:|:--|');
+    for (const b of j.budgets) {
+      out.push(`| ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} | ${mdCell(budgetUnit(b.metric, b.actual))} | ${mdCell(budgetUnit(b.metric, b.limit))} | ${b.exceeded ? '❌ over' : '✅ within'} |`);
+    }
+  }
+  const notes: string[] = [];
+  if (j.total.unknown) notes.push('Components without a benchmark and unmeasured contexts are listed, never counted as zero.');
+  if (j.counts.ignored) notes.push(`${j.counts.ignored} ignored by configuration.`);
+  if (j.synthetic) notes.push(`Contains ${SYNTHETIC_NOTE}.`);
+  if (notes.length) out.push('', `<sub>${notes.map(mdCell).join(' ')}</sub>`);
+  return out.join('\n');
+}
+
+function diffMarkdown(d: ComponentDiff): string[] {
+  const out = [`**${mdCell(d.headline)}**`, ''];
+  if (d.added.length || d.removed.length || d.changed.length) {
+    out.push(`| | Plugin or theme | Grade | TTFB (${d.context}) | Memory | Queries |`, '|:--|:--|:--|--:|--:|--:|');
+    const row = (sign: string, v: ComponentVerdict) => {
+      const c = contextCells(v, d.context);
+      out.push(`| ${sign} | ${mdComponent(v)} | ${v.state === 'benchmarked' ? mdGrade(v) : mdCell(statusText(v))} | ${mdCell(c.ttfb)} | ${mdCell(c.memory)} | ${mdCell(c.queries)} |`);
+    };
+    for (const v of d.added) row('➕ added', v);
+    for (const v of d.removed) row('➖ removed', v);
+    for (const c of d.changed) out.push(`| 🔄 version | \`${c.slug}\` | ${mdCell(plainText(c.from ?? '?', 30))} → ${mdCell(plainText(c.to ?? '?', 30))} | | | |`);
+    out.push('');
+  }
+  out.push(`| Site total | ${mdCell(plainText(d.ref, 60))} | this branch | change |`, '|:--|--:|--:|--:|');
+  for (const c of CONTEXT_NAMES) {
+    const b = d.base.contexts[c];
+    const h = d.head.contexts[c];
+    const x = d.delta[c];
+    out.push(`| ${CONTEXT_LABEL[c]} TTFB | ${mdCell(`+${formatMs(b.ttfbDeltaMs)}`)} | ${mdCell(`+${formatMs(h.ttfbDeltaMs)}`)} | **${mdCell(signedMs(x.ttfbDeltaMs))}** |`);
+  }
+  const x = d.delta[d.context];
+  out.push(`| ${CONTEXT_LABEL[d.context]} memory | | | ${mdCell(signedKb(x.memoryDeltaKb))} |`);
+  out.push(`| ${CONTEXT_LABEL[d.context]} queries | | | ${mdCell(signedCount(x.queriesDelta))} |`);
+  return out;
+}
+
+// --- SARIF 2.1.0 -------------------------------------------------------------------------------------------
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/** The tool's public page (the npm package the README's `npx wp-bench` runs). */
+export const INFORMATION_URI = 'https://www.npmjs.com/package/wp-bench';
+
+export interface SarifOptions {
+  /** Path of the checked folder inside the repository ('' at the root), prepended to every file. */
+  uriPrefix?: string;
+  toolVersion?: string;
+  informationUri?: string;
+}
+
+function artifactUri(prefix: string, file: string): string {
+  const full = [prefix, file].filter((p) => p !== '').join('/').replace(/\\/g, '/').replace(/^\.\//, '');
+  return full.split('/').map(encodeURIComponent).join('/');
+}
+
+export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
+  const prefix = (opts.uriPrefix ?? '').replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
+  const rules = RULES.map((r) => ({
+    id: r.id,
+    name: r.name,
+    shortDescription: { text: r.short },
+    fullDescription: { text: r.full },
+    defaultConfiguration: { level: r.level },
+    help: { text: r.full },
+  }));
+  const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
+  const location = (l: Finding['locations'][number]) => ({
+    physicalLocation: {
+      artifactLocation: { uri: artifactUri(prefix, l.file), uriBaseId: '%SRCROOT%' },
+      region: { startLine: Math.max(1, l.line), startColumn: Math.max(1, l.column), ...(l.length ? { endColumn: Math.max(1, l.column) + l.length } : {}) },
+    },
+  });
+  const results = j.findings.map((f) => {
+    const [primary, ...others] = f.locations;
+    const result: Record<string, unknown> = {
+      ruleId: f.ruleId,
+      ruleIndex: ruleIndex.get(f.ruleId),
+      level: f.level,
+      message: { text: plainText(f.message, 1000) },
+      locations: primary ? [location(primary)] : [],
+      partialFingerprints: { 'wpBench/v1': f.slug ? `${f.ruleId}/${f.kind}/${f.slug}` : `${f.ruleId}/${f.context}/${f.metric}` },
+    };
+    if (others.length) result.relatedLocations = others.map((l, i) => ({ id: i + 1, ...location(l), message: { text: 'Also declared here' } }));
+    return result;
+  });
+  const sarif = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'WP Bench',
+            informationUri: opts.informationUri ?? INFORMATION_URI,
+            ...(opts.toolVersion ? { version: opts.toolVersion, semanticVersion: opts.toolVersion } : {}),
+            rules,
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root.' } } },
+        results,
+        properties: { passed: !j.failed, context: j.config.context, failOn: j.config.failOn },
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2);
+}

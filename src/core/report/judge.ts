@@ -1,0 +1,392 @@
+// The judgement of `wp-bench check`: which components are graded worse than the team accepts, whether the site
+// total stays within its budgets, and what could not be judged. Pure: no I/O, no vscode.
+import { formatAge, formatCount, formatMemoryKb, formatMs, isWorseThan } from '../format';
+import type { LookupOutcome } from '../lookupService';
+import {
+  CONTEXT_NAMES,
+  type ComponentKind,
+  type ComponentLocation,
+  type ContextMeasurement,
+  type ContextName,
+  type DetectedComponent,
+} from '../model';
+import { compareWorstFirst, siteTotal, type SiteTotal } from '../present';
+import type { Budget, BudgetMetric, GradeLetter } from '../teamConfig';
+
+export type RuleId = 'grade-below-threshold' | 'budget-exceeded' | 'not-benchmarked' | 'not-in-dataset' | 'not-looked-up';
+export type Level = 'error' | 'warning' | 'note';
+
+export interface RuleInfo {
+  id: RuleId;
+  name: string;
+  level: Level;
+  short: string;
+  full: string;
+}
+
+/** One rule per kind of judgement (the SARIF rules, in this order). */
+export const RULES: readonly RuleInfo[] = [
+  {
+    id: 'grade-below-threshold',
+    name: 'GradeBelowThreshold',
+    level: 'error',
+    short: 'Plugin or theme graded worse than the minimum grade',
+    full: 'The component\'s WP Bench performance grade is worse than the minimum grade (--fail-on, or "minimumGrade" in .wp-bench.json). It fails the check.',
+  },
+  {
+    id: 'budget-exceeded',
+    name: 'BudgetExceeded',
+    level: 'error',
+    short: 'Site total exceeds a performance budget',
+    full: 'The site total — the sum of the measured deltas of every plugin and theme in one context — is above a budget (--budget-*, or "budgets" in .wp-bench.json). Unmeasured components are not counted, so the real total can only be higher. It fails the check.',
+  },
+  {
+    id: 'not-benchmarked',
+    name: 'NotBenchmarked',
+    level: 'note',
+    short: 'Plugin or theme known but not benchmarked yet',
+    full: 'WP Bench knows the component but has not measured it yet, so it is neither graded nor counted in the site total. Never a failure.',
+  },
+  {
+    id: 'not-in-dataset',
+    name: 'NotInDataset',
+    level: 'note',
+    short: 'Plugin or theme not in the benchmark dataset',
+    full: 'The slug is not in the WP Bench dataset (a private, premium or renamed component), so it is neither graded nor counted in the site total. Never a failure; add it to "ignore" in .wp-bench.json to silence it.',
+  },
+  {
+    id: 'not-looked-up',
+    name: 'NotLookedUp',
+    level: 'note',
+    short: 'Plugin or theme not looked up',
+    full: 'No answer is known for the component: it was beyond --max-requests, not cached in --offline mode, or its lookup failed. It is neither graded nor counted in the site total. Never a failure by itself (a failed lookup sets its own exit code).',
+  },
+];
+
+export interface ReportLocation {
+  /** Relative to the checked folder, forward slashes. */
+  file: string;
+  line: number;
+  column: number;
+  length?: number;
+}
+
+export interface Finding {
+  ruleId: RuleId;
+  level: Level;
+  /** Plain text (API strings are included as they are: escape for the output format). */
+  message: string;
+  /** Primary location first; may be empty. */
+  locations: ReportLocation[];
+  kind?: ComponentKind;
+  slug?: string;
+  context?: ContextName;
+  metric?: BudgetMetric;
+}
+
+export type ComponentState = 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'unknown';
+export type UnknownReason = 'limit' | 'offline' | 'local' | 'error' | 'not-looked-up';
+
+export interface ComponentVerdict {
+  kind: ComponentKind;
+  slug: string;
+  name: string | null;
+  version: string | null;
+  locations: ComponentLocation[];
+  state: ComponentState;
+  grade: string | null;
+  score: number | null;
+  contexts: Record<ContextName, ContextMeasurement | null> | null;
+  stale: boolean;
+  fetchedAt: number | null;
+  profileUrl: string | null;
+  synthetic: boolean;
+  unknownReason?: UnknownReason;
+  error?: string;
+  /** Graded worse than the fail-on grade. */
+  failed: boolean;
+  /** Σ weight × measured TTFB delta, when context weights are set. */
+  weightedTtfbMs: number | null;
+  outcome?: LookupOutcome;
+}
+
+export interface BudgetVerdict {
+  context: ContextName;
+  metric: BudgetMetric;
+  limit: number;
+  /** Sum of the measured deltas, in the metric's unit (ms, MB, queries). */
+  actual: number;
+  exceeded: boolean;
+  /** Benchmarked components without a measurement in this context. */
+  notMeasured: number;
+  /** Components without a benchmark at all (not benchmarked, not in dataset, not looked up). */
+  unknown: number;
+}
+
+export interface JudgeConfig {
+  /** Components graded worse than this fail; null: grades never fail. */
+  failOn: GradeLetter | null;
+  /** Context shown in reports. */
+  context: ContextName;
+  budgets: Partial<Record<ContextName, Budget>>;
+  ignore: string[];
+  contextWeights?: Record<ContextName, number>;
+}
+
+export interface JudgeInput {
+  components: DetectedComponent[];
+  /** Keyed `kind/slug`. */
+  outcomes: Map<string, LookupOutcome>;
+  config: JudgeConfig;
+  /** Components deliberately not looked up (`kind/slug` → why). */
+  skipped?: Map<string, SkipReason>;
+  /** Where a budget result points, by `context.metric` (e.g. the .wp-bench.json line that set it). */
+  budgetLocations?: Partial<Record<string, ReportLocation>>;
+  /** Fallback location of budget results (the repository's composer.json, line 1), if any. */
+  budgetLocation?: ReportLocation;
+  now?: number;
+}
+
+export interface Judgement {
+  components: ComponentVerdict[];
+  findings: Finding[];
+  total: SiteTotal;
+  budgets: BudgetVerdict[];
+  failed: boolean;
+  config: JudgeConfig;
+  counts: {
+    components: number;
+    benchmarked: number;
+    notBenchmarked: number;
+    notInDataset: number;
+    unknown: number;
+    stale: number;
+    ignored: number;
+    gradeFailures: number;
+    budgetFailures: number;
+  };
+  /** Some records are the emulator's synthetic data. */
+  synthetic: boolean;
+}
+
+export const CONTEXT_LABEL: Record<ContextName, string> = { activation: 'activation', homepage: 'homepage', admin: 'admin' };
+
+export type SkipReason = 'limit' | 'offline' | 'local';
+
+/**
+ * Never looked up, as in the extension: only headers declare it and their Update URI says it is not the
+ * wordpress.org item (a fork, or a custom plugin with a w.org-like slug), so its numbers would be another's.
+ */
+export function isLocalOnly(c: { possibleFork?: boolean; locations: readonly { source: string }[] }): boolean {
+  return c.possibleFork === true && c.locations.every((l) => l.source === 'plugin-header' || l.source === 'theme-header' || l.source === 'mu-plugin');
+}
+
+export function itemKey(kind: ComponentKind, slug: string): string {
+  return `${kind}/${slug}`;
+}
+
+/** Plain text of untrusted strings: no control characters, bounded length. */
+export function plainText(text: string, max = 120): string {
+  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+const SOURCE_PREFERENCE: Record<ComponentLocation['source'], number> = {
+  'composer.json': 0,
+  'plugin-header': 1,
+  'theme-header': 1,
+  'mu-plugin': 2,
+  'wp-env': 3,
+  'composer.lock': 4,
+};
+
+/** Declaring locations, the one to annotate first: composer.json entry, then headers, mu-plugins, .wp-env.json, the lock. */
+export function orderedLocations(locations: ComponentLocation[]): ComponentLocation[] {
+  return [...locations].sort((a, b) => SOURCE_PREFERENCE[a.source] - SOURCE_PREFERENCE[b.source] || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+export function budgetUnit(metric: BudgetMetric, value: number): string {
+  if (metric === 'ttfbMs') return formatMs(value);
+  if (metric === 'memoryMb') return formatMemoryKb(value * 1024);
+  return `${formatCount(value)} queries`;
+}
+
+export const METRIC_LABEL: Record<BudgetMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries' };
+
+function describe(v: ComponentVerdict): string {
+  const what = `${v.kind === 'plugin' ? 'Plugin' : 'Theme'} ${v.name && v.name !== v.slug ? `"${plainText(v.name, 80)}" (${v.slug})` : v.slug}`;
+  return what;
+}
+
+function verdictFor(c: DetectedComponent, outcome: LookupOutcome | undefined, input: JudgeInput): ComponentVerdict {
+  const key = itemKey(c.kind, c.slug);
+  const result = outcome?.result;
+  const v: ComponentVerdict = {
+    kind: c.kind,
+    slug: c.slug,
+    name: c.name,
+    version: c.version,
+    locations: orderedLocations(c.locations),
+    state: 'unknown',
+    grade: null,
+    score: null,
+    contexts: null,
+    stale: outcome?.stale === true && result !== undefined,
+    fetchedAt: result && outcome?.fetchedAt !== undefined ? outcome.fetchedAt : null,
+    profileUrl: null,
+    synthetic: false,
+    failed: false,
+    weightedTtfbMs: null,
+    outcome,
+  };
+  if (outcome?.error) v.error = outcome.error.message;
+  if (!result) {
+    const skipped = input.skipped?.get(key) ?? (isLocalOnly(c) ? 'local' : undefined);
+    v.unknownReason = skipped ?? (outcome?.error ? 'error' : 'not-looked-up');
+    return v;
+  }
+  if (result.state === 'not-in-dataset') {
+    v.state = 'not-in-dataset';
+    return v;
+  }
+  const r = result.record;
+  v.name = r.name || c.name;
+  v.profileUrl = r.profileUrl;
+  v.synthetic = r.synthetic === true;
+  if (result.state === 'not-benchmarked') {
+    v.state = 'not-benchmarked';
+    return v;
+  }
+  v.state = 'benchmarked';
+  v.grade = r.grade;
+  v.score = r.score;
+  v.contexts = r.contexts;
+  const weights = input.config.contextWeights;
+  if (weights) {
+    let sum = 0;
+    for (const ctx of CONTEXT_NAMES) sum += (r.contexts[ctx]?.ttfbDeltaMs ?? 0) * (weights[ctx] ?? 0);
+    v.weightedTtfbMs = sum;
+  }
+  const failOn = input.config.failOn;
+  v.failed = failOn !== null && isWorseThan(r.grade, failOn);
+  return v;
+}
+
+function staleNote(v: ComponentVerdict, now: number): string {
+  if (!v.stale || v.fetchedAt === null) return '';
+  return ` (stale: cached ${formatAge(now - v.fetchedAt)})`;
+}
+
+function contextSummary(m: ContextMeasurement | null, ctx: ContextName): string {
+  if (!m) return `not measured on the ${CONTEXT_LABEL[ctx]}`;
+  return `+${formatMs(m.ttfbDeltaMs)} TTFB, +${formatMemoryKb(m.memoryDeltaKb)}, +${formatCount(m.queriesDelta)} queries on the ${CONTEXT_LABEL[ctx]}`;
+}
+
+function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number): Finding[] {
+  const locations: ReportLocation[] = v.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, length: l.length }));
+  const base = { kind: v.kind, slug: v.slug, locations };
+  const synthetic = v.synthetic ? ' [synthetic data]' : '';
+  const stale = staleNote(v, now);
+  switch (v.state) {
+    case 'benchmarked':
+      if (!v.failed) return [];
+      return [
+        {
+          ...base,
+          ruleId: 'grade-below-threshold',
+          level: 'error',
+          message: `${describe(v)} is graded ${plainText(v.grade ?? '?', 8)} (score ${v.score ?? '?'}), worse than the minimum grade ${config.failOn}: ${contextSummary(v.contexts?.[config.context] ?? null, config.context)}.${stale}${synthetic}`,
+        },
+      ];
+    case 'not-benchmarked':
+      return [{ ...base, ruleId: 'not-benchmarked', level: 'note', message: `${describe(v)} is known to WP Bench but not benchmarked yet; it is not counted in the site total.${stale}${synthetic}` }];
+    case 'not-in-dataset':
+      return [{ ...base, ruleId: 'not-in-dataset', level: 'note', message: `${describe(v)} is not in the WP Bench dataset; it is not counted in the site total.${stale}` }];
+    default: {
+      const why =
+        v.unknownReason === 'limit'
+          ? 'it was beyond --max-requests'
+          : v.unknownReason === 'offline'
+            ? 'it is not in the cache (--offline)'
+            : v.unknownReason === 'local'
+              ? 'its header\'s Update URI says it is not the wordpress.org item (a fork or a custom plugin), so it is never looked up'
+              : v.unknownReason === 'error'
+              ? `the lookup failed: ${plainText(v.error ?? 'error', 200)}`
+              : 'it was not looked up';
+      return [{ ...base, ruleId: 'not-looked-up', level: v.unknownReason === 'error' ? 'warning' : 'note', message: `${describe(v)} has no benchmark answer: ${why}. It is not counted in the site total.` }];
+    }
+  }
+}
+
+/** Order of reports: worst first (compareWorstFirst), or by weighted TTFB when context weights are set. */
+export function compareVerdicts(a: ComponentVerdict, b: ComponentVerdict): number {
+  if (a.weightedTtfbMs !== null || b.weightedTtfbMs !== null) {
+    const wa = a.weightedTtfbMs ?? -1;
+    const wb = b.weightedTtfbMs ?? -1;
+    if (wa !== wb) return wb - wa;
+  }
+  return compareWorstFirst(a, b) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+}
+
+export function judge(input: JudgeInput): Judgement {
+  const now = input.now ?? Date.now();
+  const { config } = input;
+  const ignored = new Set(config.ignore);
+  const kept = input.components.filter((c) => !ignored.has(c.slug));
+  const verdicts = kept.map((c) => verdictFor(c, input.outcomes.get(itemKey(c.kind, c.slug)), input)).sort(compareVerdicts);
+  const findings: Finding[] = [];
+  for (const v of verdicts) findings.push(...componentFindings(v, config, now));
+  const total = siteTotal(verdicts.map((v) => v.outcome));
+
+  const budgets: BudgetVerdict[] = [];
+  for (const ctx of CONTEXT_NAMES) {
+    const budget = config.budgets[ctx];
+    if (!budget) continue;
+    const t = total.contexts[ctx];
+    for (const metric of ['ttfbMs', 'memoryMb', 'queries'] as const) {
+      const limit = budget[metric];
+      if (limit === undefined) continue;
+      const actual = metric === 'ttfbMs' ? t.ttfbDeltaMs : metric === 'memoryMb' ? t.memoryDeltaKb / 1024 : t.queriesDelta;
+      const verdict: BudgetVerdict = { context: ctx, metric, limit, actual, exceeded: actual > limit, notMeasured: t.notMeasured, unknown: total.unknown };
+      budgets.push(verdict);
+      if (!verdict.exceeded) continue;
+      const loc = input.budgetLocations?.[`${ctx}.${metric}`] ?? input.budgetLocation;
+      const missing = [
+        verdict.notMeasured ? `${verdict.notMeasured} not measured in this context` : null,
+        verdict.unknown ? `${verdict.unknown} without a benchmark` : null,
+      ].filter(Boolean);
+      findings.push({
+        ruleId: 'budget-exceeded',
+        level: 'error',
+        message: `The site total on the ${CONTEXT_LABEL[ctx]} adds ${budgetUnit(metric, actual)}${metric === 'queries' ? '' : ` ${METRIC_LABEL[metric]}`}, over the budget of ${budgetUnit(metric, limit)}${missing.length ? ` (${missing.join(', ')}: not counted, so the real total can only be higher)` : ''}.`,
+        locations: loc ? [loc] : [],
+        context: ctx,
+        metric,
+      });
+    }
+  }
+
+  const count = (s: ComponentState) => verdicts.filter((v) => v.state === s).length;
+  const gradeFailures = verdicts.filter((v) => v.failed).length;
+  const budgetFailures = budgets.filter((b) => b.exceeded).length;
+  return {
+    components: verdicts,
+    findings,
+    total,
+    budgets,
+    failed: gradeFailures > 0 || budgetFailures > 0,
+    config,
+    counts: {
+      components: verdicts.length,
+      benchmarked: count('benchmarked'),
+      notBenchmarked: count('not-benchmarked'),
+      notInDataset: count('not-in-dataset'),
+      unknown: count('unknown'),
+      stale: verdicts.filter((v) => v.stale).length,
+      ignored: input.components.length - kept.length,
+      gradeFailures,
+      budgetFailures,
+    },
+    synthetic: verdicts.some((v) => v.synthetic),
+  };
+}

@@ -1,0 +1,221 @@
+// Team configuration: `.wp-bench.json` at the repository root, shared by everyone working on a site.
+// Read by the CLI (`wp-bench check`) and the extension. It can set judgement settings only — minimum grade,
+// budgets, ignored slugs, the default context and context weights — and never the API address or the key:
+// a repository must not be able to send anyone's key elsewhere.
+// Plain TypeScript: no vscode.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Node } from 'jsonc-parser';
+import { CONTEXT_NAMES, isValidSlug, type ContextName, type ScanProblem } from './model';
+import { LineIndex, parseJsonTree, problemAt } from './scan/text';
+
+export const TEAM_CONFIG_FILE = '.wp-bench.json';
+/** A larger team config is refused (it is a handful of settings). */
+export const TEAM_CONFIG_MAX_BYTES = 256 * 1024;
+
+export const GRADE_LETTERS = ['A', 'B', 'C', 'D', 'E', 'F'] as const;
+export type GradeLetter = (typeof GRADE_LETTERS)[number];
+
+export type BudgetMetric = 'ttfbMs' | 'memoryMb' | 'queries';
+export const BUDGET_METRICS: readonly BudgetMetric[] = ['ttfbMs', 'memoryMb', 'queries'];
+
+/** Upper bounds on the site total (sum of measured deltas) for one context. */
+export type Budget = Partial<Record<BudgetMetric, number>>;
+
+export interface TeamConfig {
+  /** Components graded worse than this letter fail `check` and get a diagnostic in the extension. */
+  minimumGrade?: GradeLetter;
+  budgets: Partial<Record<ContextName, Budget>>;
+  /** Slugs never looked up, judged or counted in the site total. */
+  ignore: string[];
+  /** Context the CLI's budget flags and reports use by default. */
+  context?: ContextName;
+  /** Weights used only to order components "worst first" in reports (never to judge). */
+  contextWeights?: Record<ContextName, number>;
+  /**
+   * 1-based positions of the settings in the file, keyed by path (`minimumGrade`, `budgets.homepage.ttfbMs`, …),
+   * so reports can point at the line that set a budget.
+   */
+  positions: Record<string, { line: number; column: number }>;
+  /** The file read, relative to the root (forward slashes); absent when there is none. */
+  file?: string;
+}
+
+export function emptyTeamConfig(): TeamConfig {
+  return { budgets: {}, ignore: [], positions: {} };
+}
+
+/** Keys a team config can never set: they decide where the key goes. */
+const REFUSED_KEYS = new Set(['apiurl', 'apikey', 'key', 'api', 'url', 'token', 'wpbench.apiurl']);
+const KNOWN_KEYS = new Set(['$schema', 'minimumGrade', 'budgets', 'ignore', 'context', 'contextWeights']);
+
+function isContext(v: unknown): v is ContextName {
+  return typeof v === 'string' && (CONTEXT_NAMES as readonly string[]).includes(v);
+}
+
+/**
+ * Parses the text of a `.wp-bench.json`. Never throws: every unusable part is a problem (file, line), the rest is
+ * used; malformed JSON gives the defaults. Comments and trailing commas are accepted (it is edited by hand).
+ */
+export function parseTeamConfig(text: string, file: string): { config: TeamConfig; problems: ScanProblem[] } {
+  const problems: ScanProblem[] = [];
+  const config: TeamConfig = { ...emptyTeamConfig(), file };
+  const index = new LineIndex(text);
+  const at = (node: Node, message: string) => problems.push(problemAt(file, index, node.offset, message));
+  const mark = (key: string, node: Node) => {
+    config.positions[key] = index.position(node.offset);
+  };
+  const syntax: ScanProblem[] = [];
+  const root = parseJsonTree(text, file, index, syntax, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true });
+  if (syntax.length) {
+    problems.push(...syntax.map((p) => ({ ...p, message: `${p.message}; the team config is not used` })));
+    return { config: { ...emptyTeamConfig(), file }, problems };
+  }
+  if (!root) return { config, problems };
+  if (root.type !== 'object') {
+    at(root, 'The team config must be a JSON object; it is not used');
+    return { config, problems };
+  }
+  for (const prop of root.children ?? []) {
+    const [keyNode, value] = prop.children ?? [];
+    if (!keyNode || typeof keyNode.value !== 'string' || !value) continue;
+    const key = keyNode.value;
+    if (REFUSED_KEYS.has(key.toLowerCase())) {
+      at(keyNode, `"${key}" is refused: the team config can never set the API address or the API key (use your own settings or WPBENCH_API_URL / WPBENCH_API_KEY)`);
+      continue;
+    }
+    if (!KNOWN_KEYS.has(key)) {
+      at(keyNode, `Unknown setting "${key.slice(0, 60)}" is ignored (known: minimumGrade, budgets, ignore, context, contextWeights)`);
+      continue;
+    }
+    switch (key) {
+      case '$schema':
+        break;
+      case 'minimumGrade': {
+        const g = typeof value.value === 'string' ? value.value.trim().toUpperCase() : '';
+        if (value.type === 'string' && (GRADE_LETTERS as readonly string[]).includes(g)) {
+          config.minimumGrade = g as GradeLetter;
+          mark('minimumGrade', keyNode);
+        } else at(value, 'minimumGrade must be one of "A", "B", "C", "D", "E", "F"');
+        break;
+      }
+      case 'context':
+        if (isContext(value.value) && value.type === 'string') {
+          config.context = value.value;
+          mark('context', keyNode);
+        } else at(value, 'context must be "activation", "homepage" or "admin"');
+        break;
+      case 'ignore':
+        if (value.type !== 'array') {
+          at(value, 'ignore must be an array of slugs');
+          break;
+        }
+        for (const item of value.children ?? []) {
+          if (item.type === 'string' && isValidSlug(item.value)) config.ignore.push(item.value);
+          else at(item, 'ignore entries must be plugin or theme slugs (lowercase letters, digits, "-" or "_")');
+        }
+        break;
+      case 'budgets':
+        readBudgets(value, config, at, mark);
+        break;
+      case 'contextWeights':
+        readWeights(value, config, at, mark, keyNode);
+        break;
+    }
+  }
+  return { config, problems };
+}
+
+function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): void {
+  if (value.type !== 'object') {
+    at(value, 'budgets must be an object keyed by context ("activation", "homepage", "admin")');
+    return;
+  }
+  for (const prop of value.children ?? []) {
+    const [ctxNode, budgetNode] = prop.children ?? [];
+    if (!ctxNode || !budgetNode) continue;
+    if (!isContext(ctxNode.value)) {
+      at(ctxNode, `Unknown budget context "${String(ctxNode.value).slice(0, 40)}" is ignored (use "activation", "homepage" or "admin")`);
+      continue;
+    }
+    const ctx = ctxNode.value;
+    if (budgetNode.type !== 'object') {
+      at(budgetNode, `budgets.${ctx} must be an object with ttfbMs, memoryMb and/or queries`);
+      continue;
+    }
+    const budget: Budget = {};
+    for (const p of budgetNode.children ?? []) {
+      const [mNode, vNode] = p.children ?? [];
+      if (!mNode || !vNode) continue;
+      const metric = mNode.value as string;
+      if (!(BUDGET_METRICS as readonly string[]).includes(metric)) {
+        at(mNode, `Unknown budget "${String(metric).slice(0, 40)}" in budgets.${ctx} is ignored (use ttfbMs, memoryMb, queries)`);
+        continue;
+      }
+      if (vNode.type !== 'number' || !Number.isFinite(vNode.value) || vNode.value < 0) {
+        at(vNode, `budgets.${ctx}.${metric} must be a number ≥ 0`);
+        continue;
+      }
+      budget[metric as BudgetMetric] = vNode.value;
+      mark(`budgets.${ctx}.${metric}`, mNode);
+    }
+    if (Object.keys(budget).length) config.budgets[ctx] = budget;
+  }
+}
+
+function readWeights(
+  value: Node,
+  config: TeamConfig,
+  at: (n: Node, m: string) => void,
+  mark: (k: string, n: Node) => void,
+  keyNode: Node,
+): void {
+  if (value.type !== 'object') {
+    at(value, 'contextWeights must be an object like {"activation": 0, "homepage": 3, "admin": 1}');
+    return;
+  }
+  const weights: Record<ContextName, number> = { activation: 0, homepage: 0, admin: 0 };
+  let any = false;
+  for (const prop of value.children ?? []) {
+    const [cNode, wNode] = prop.children ?? [];
+    if (!cNode || !wNode) continue;
+    if (!isContext(cNode.value)) {
+      at(cNode, `Unknown context "${String(cNode.value).slice(0, 40)}" in contextWeights is ignored`);
+      continue;
+    }
+    if (wNode.type !== 'number' || !Number.isFinite(wNode.value) || wNode.value < 0) {
+      at(wNode, `contextWeights.${cNode.value} must be a number ≥ 0`);
+      continue;
+    }
+    weights[cNode.value] = wNode.value;
+    any = true;
+  }
+  if (any) {
+    config.contextWeights = weights;
+    mark('contextWeights', keyNode);
+  }
+}
+
+/** Reads `<root>/.wp-bench.json`; a missing file gives the defaults and no problem. */
+export async function loadTeamConfig(root: string): Promise<{ config: TeamConfig; problems: ScanProblem[] }> {
+  const file = path.join(root, TEAM_CONFIG_FILE);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { config: emptyTeamConfig(), problems: [] };
+    return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: `Could not read the team config: ${code ?? 'error'}` }] };
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: 'The team config is not a file; it is not used' }] };
+    if (stat.size > TEAM_CONFIG_MAX_BYTES) {
+      return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: `The team config is larger than ${TEAM_CONFIG_MAX_BYTES / 1024} KiB; it is not used` }] };
+    }
+    const text = (await handle.readFile('utf8')).replace(/^\uFEFF/, '');
+    return parseTeamConfig(text, TEAM_CONFIG_FILE);
+  } finally {
+    await handle.close();
+  }
+}
