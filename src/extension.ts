@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
     vscode.workspace.onDidCloseTextDocument((d) => bench.forgetDocument(d)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void bench.lookupAll()),
   );
-  const watcher = vscode.workspace.createFileSystemWatcher('**/{composer.json,composer.lock,.wp-env.json,style.css}');
+  const watcher = vscode.workspace.createFileSystemWatcher('**/{composer.json,composer.lock,.wp-env.json,.wp-bench.json,style.css}');
   const rescanSoon = () => debounce('rescan', 1500, () => void bench.rescan());
   context.subscriptions.push(watcher, watcher.onDidCreate(rescanSoon), watcher.onDidDelete(rescanSoon), watcher.onDidChange(rescanSoon));
   context.subscriptions.push(

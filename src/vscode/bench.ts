@@ -5,12 +5,13 @@ import * as vscode from 'vscode';
 import { BenchClient, normaliseApiUrl } from '../core/api/client';
 import { ApiError } from '../core/api/errors';
 import { mergeSnapshots } from '../core/api/quota';
-import { isLocalOnly } from '../core/report/judge';
 import type { TransportFactory } from '../core/api/transport';
 import { DiskCache } from '../core/cache/diskCache';
 import type { Logger } from '../core/logger';
 import { LookupService, type LookupItem, type LookupOutcome } from '../core/lookupService';
-import type { AccountInfo, ComponentKind, DetectedComponent, QuotaSnapshot, ScanProblem } from '../core/model';
+import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, QuotaSnapshot, ScanProblem } from '../core/model';
+import { isLocalOnly, judge, type Judgement } from '../core/report/judge';
+import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../core/teamConfig';
 import { parseComposerJson, parseComposerLock, parseWpEnv, scanWorkspace } from '../core/scan';
 import type { ApiKeyStore } from './apiKey';
 import { readSettings, type Settings } from './config';
@@ -54,6 +55,8 @@ export class Bench implements vscode.Disposable {
   /** Live parses of open, edited files (absolute path → components), overriding the scan for that file. */
   private readonly live = new Map<string, DetectedComponent[]>();
   private entries: ComponentEntry[] = [];
+  /** `.wp-bench.json` of the first workspace folder (the team's shared settings). */
+  private team: { root: string; config: TeamConfig; problems: ScanProblem[] } | undefined;
   private readonly outcomes = new Map<string, LookupOutcome>();
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
@@ -118,7 +121,47 @@ export class Bench implements vscode.Disposable {
   }
 
   isIgnored(slug: string): boolean {
-    return this.settings.ignore.includes(slug);
+    return this.settings.ignore.includes(slug) || (this.team?.config.ignore.includes(slug) ?? false);
+  }
+
+  /** Minimum grade: the user's explicit setting, else the team config's, else C. */
+  get minimumGrade(): string {
+    if (this.settings.minimumGradeExplicit) return this.settings.minimumGrade;
+    return this.team?.config.minimumGrade ?? this.settings.minimumGrade;
+  }
+
+  get teamConfig(): { root: string; config: TeamConfig; problems: ScanProblem[] } | undefined {
+    return this.team;
+  }
+
+  /** The same judgement as `wp-bench check`, over what the workspace declares and what is known (no request). */
+  judgement(): Judgement {
+    const outcomes = new Map<string, LookupOutcome>();
+    for (const e of this.entries) {
+      const o = this.outcome(e.kind, e.slug);
+      if (o) outcomes.set(entryKey(e.kind, e.slug), o);
+    }
+    const root = this.team?.root ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const components: DetectedComponent[] = this.entries.map((e) => ({
+      kind: e.kind,
+      slug: e.slug,
+      name: e.name,
+      version: e.version,
+      possibleFork: e.possibleFork,
+      locations: e.locations.map((l) => ({ ...l, file: path.relative(root, l.file).split(path.sep).join('/'), source: l.source as ComponentLocation['source'] })),
+    }));
+    const grade = this.minimumGrade.charAt(0).toUpperCase();
+    return judge({
+      components,
+      outcomes,
+      config: {
+        failOn: (GRADE_LETTERS as readonly string[]).includes(grade) ? (grade as GradeLetter) : 'C',
+        context: this.team?.config.context ?? 'homepage',
+        budgets: this.team?.config.budgets ?? {},
+        ignore: [...this.settings.ignore, ...(this.team?.config.ignore ?? [])],
+        contextWeights: this.team?.config.contextWeights,
+      },
+    });
   }
 
   outcome(kind: ComponentKind, slug: string): LookupOutcome | undefined {
@@ -204,6 +247,14 @@ export class Bench implements vscode.Disposable {
     this.emitter.fire();
     const folders = vscode.workspace.workspaceFolders ?? [];
     this.scanned.clear();
+    const first = folders.find((f) => f.uri.scheme === 'file');
+    if (first) {
+      const loaded = await loadTeamConfig(first.uri.fsPath).catch(() => undefined);
+      this.team = loaded ? { root: first.uri.fsPath, ...loaded } : undefined;
+      for (const p of this.team?.problems ?? []) this.logger.warn(`${p.file}:${p.line}: ${p.message}`);
+    } else {
+      this.team = undefined;
+    }
     for (const folder of folders) {
       if (folder.uri.scheme !== 'file') continue;
       const started = Date.now();

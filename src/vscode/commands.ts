@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { normaliseApiUrl } from '../core/api/client';
 import { ApiError } from '../core/api/errors';
 import { formatQuota } from '../core/format';
+import { toJson, toMarkdown } from '../core/report/formats';
 import { isValidSlug, type ComponentKind } from '../core/model';
 import type { Bench, ComponentEntry } from './bench';
 import { LookupPanel } from './lookupPanel';
@@ -164,6 +165,34 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
       await config.update('ignore', [...current, ref.slug], vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
     }
     return ref.slug;
+  });
+
+  register('wpBench.exportReport', async (arg) => {
+    const opts = (typeof arg === 'object' && arg !== null ? arg : {}) as { format?: string; path?: string };
+    let format = opts.format;
+    if (format !== 'markdown' && format !== 'json') {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: 'Markdown', description: 'a table worst first with the site total, for a pull request or a client', format: 'markdown' },
+          { label: 'JSON', description: 'the same data as `wp-bench check --format json`', format: 'json' },
+        ],
+        { title: 'WP Bench: Export Report' },
+      );
+      if (!pick) return undefined;
+      format = pick.format;
+    }
+    const judgement = bench.judgement();
+    const text = format === 'json' ? toJson(judgement) : toMarkdown(judgement);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    let target = opts.path ? vscode.Uri.file(opts.path) : undefined;
+    if (!target) {
+      const suggested = folder ? vscode.Uri.joinPath(folder, `wp-bench-report.${format === 'json' ? 'json' : 'md'}`) : undefined;
+      target = await vscode.window.showSaveDialog({ defaultUri: suggested, title: 'WP Bench: Export Report', filters: format === 'json' ? { JSON: ['json'] } : { Markdown: ['md'] } });
+      if (!target) return undefined;
+    }
+    await vscode.workspace.fs.writeFile(target, Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'));
+    if (!opts.path) await vscode.window.showTextDocument(target, { preview: true });
+    return target.fsPath;
   });
 
   register('wpBench.openDeclaration', async (arg) => {

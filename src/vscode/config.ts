@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 
 export interface Settings {
   apiUrl: string;
+  /** The user set diagnostics.minimumGrade explicitly (it then overrides .wp-bench.json). */
+  minimumGradeExplicit: boolean;
   diagnosticsEnabled: boolean;
   minimumGrade: string;
   ignore: string[];
@@ -24,10 +26,15 @@ export function readSettings(): Settings {
     apiUrl: typeof apiUrl === 'string' ? apiUrl.trim() : '',
     diagnosticsEnabled: c.get<boolean>('diagnostics.enabled', true) !== false,
     minimumGrade: c.get<string>('diagnostics.minimumGrade', 'C') || 'C',
+    minimumGradeExplicit: explicit(c.inspect('diagnostics.minimumGrade')),
     ignore: (c.get<unknown[]>('ignore', []) ?? []).filter((s): s is string => typeof s === 'string').map((s) => s.trim().toLowerCase()),
     ttlHours: num('cache.ttlHours', 24, 1, 24 * 30),
     concurrency: Math.floor(num('requests.concurrency', 4, 1, 16)),
     timeoutSeconds: num('requests.timeoutSeconds', 15, 1, 120),
     maxPerScan: Math.floor(num('requests.maxPerScan', 200, 0, 100_000)),
   };
+}
+
+function explicit(i: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): boolean {
+  return i !== undefined && (i.globalValue !== undefined || i.workspaceValue !== undefined || i.workspaceFolderValue !== undefined);
 }

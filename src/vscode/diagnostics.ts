@@ -1,4 +1,5 @@
 // Diagnostics on the declaring ranges, and quick fixes (open profile, ignore slug).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isWorseThan } from '../core/format';
 import type { Bench } from './bench';
@@ -33,14 +34,14 @@ export class BenchDiagnostics implements vscode.Disposable {
         } else {
           const r = result.record;
           // Grades at or above the minimum get no diagnostic: the hover and the tree show them.
-          if (!isWorseThan(r.grade, settings.minimumGrade)) continue;
+          if (!isWorseThan(r.grade, this.bench.minimumGrade)) continue;
           const activation = r.contexts.activation;
           const cost = activation
             ? ` Activation adds ${Math.round(activation.ttfbDeltaMs)} ms TTFB, ${Math.round(activation.memoryDeltaKb / 1024)} MB memory, ${activation.queriesDelta} queries.`
             : '';
           d = new vscode.Diagnostic(
             range,
-            `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${settings.minimumGrade}.${cost}${stale}`,
+            `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${this.bench.minimumGrade}.${cost}${stale}`,
             vscode.DiagnosticSeverity.Warning,
           );
           d.code = 'grade-below-threshold';
@@ -49,6 +50,19 @@ export class BenchDiagnostics implements vscode.Disposable {
         diagnostics.push(d);
       }
       if (diagnostics.length) this.collection.set(vscode.Uri.file(file), diagnostics);
+    }
+    // Problems in .wp-bench.json (unknown keys, refused apiUrl/key, bad values), where the team edits them.
+    const team = this.bench.teamConfig;
+    if (team?.problems.length) {
+      const byFile = new Map<string, vscode.Diagnostic[]>();
+      for (const p of team.problems) {
+        const d = new vscode.Diagnostic(new vscode.Range(p.line - 1, p.column - 1, p.line - 1, p.column + 40), p.message, vscode.DiagnosticSeverity.Warning);
+        d.source = SOURCE;
+        d.code = 'team-config';
+        const file = path.join(team.root, ...p.file.split('/'));
+        byFile.set(file, [...(byFile.get(file) ?? []), d]);
+      }
+      for (const [file, list] of byFile) this.collection.set(vscode.Uri.file(file), list);
     }
   }
 

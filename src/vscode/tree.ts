@@ -1,6 +1,7 @@
 // The "Plugins & Themes" view: a site total, then Plugins and Themes worst first, each with its three contexts.
 import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
+import { budgetLines } from '../core/report/formats';
 import { compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../core/model';
 import { isLocalOnly, type Bench, type ComponentEntry } from './bench';
@@ -76,15 +77,26 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
         const item = new vscode.TreeItem('Site total', vscode.TreeItemCollapsibleState.Expanded);
         const homepage = total.contexts.homepage;
-        item.description = `${siteTotalLine(homepage).replace(/ \(.*\)$/, '')} on the homepage`;
+        const base = `${siteTotalLine(homepage).replace(/ \(.*\)$/, '')} on the homepage`;
         item.iconPath = new vscode.ThemeIcon('graph');
         const notMeasured = CONTEXT_NAMES.reduce((n, c) => n + total.contexts[c].notMeasured, 0);
-        item.tooltip = new vscode.MarkdownString(
+        const lines = [
           `**Site total** — sum of the measured deltas of ${total.benchmarked} benchmarked components` +
             (total.unknown ? `; ${total.unknown} without a benchmark are not counted` : '') +
             (notMeasured ? `; ${notMeasured} context measurements are not measured (not counted as zero)` : '') +
             '.',
-        );
+        ];
+        // Budgets from the team's .wp-bench.json: the same verdict as `wp-bench check`.
+        const judgement = this.bench.teamConfig && Object.keys(this.bench.teamConfig.config.budgets).length ? this.bench.judgement() : undefined;
+        if (judgement?.budgets.length) {
+          const over = judgement.budgets.filter((b) => b.exceeded).length;
+          item.description = `${over ? `over budget (${over})` : 'within budget'} · ${base}`;
+          item.iconPath = new vscode.ThemeIcon(over ? 'error' : 'pass', new vscode.ThemeColor(over ? 'charts.red' : 'charts.green'));
+          lines.push('', ...budgetLines(judgement).map((l) => `- ${l}`), '', '_Budgets from .wp-bench.json._');
+        } else {
+          item.description = base;
+        }
+        item.tooltip = new vscode.MarkdownString(lines.join('\n'));
         item.id = 'wpBench.total';
         item.contextValue = 'total';
         return item;

@@ -55,7 +55,7 @@ function verdictLine(j: Judgement): string {
   return `FAILED: ${parts.join(', ')}.${notJudged}`;
 }
 
-function budgetLines(j: Judgement): string[] {
+export function budgetLines(j: Judgement): string[] {
   return j.budgets.map(
     (b) =>
       `${b.exceeded ? 'over' : 'within'} budget: ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} ${budgetUnit(b.metric, b.actual)} of ${budgetUnit(b.metric, b.limit)}${b.notMeasured || b.unknown ? ` (${[b.notMeasured ? `${b.notMeasured} not measured` : null, b.unknown ? `${b.unknown} unknown` : null].filter(Boolean).join(', ')}: not counted)` : ''}`,

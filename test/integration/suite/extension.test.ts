@@ -121,6 +121,40 @@ describe('WP Bench in VS Code', function () {
     assert.equal(contexts.length, 3);
   });
 
+  it('reads the team config .wp-bench.json: budgets in the tree, refused apiUrl reported, never used', async () => {
+    const a = await api();
+    const file = workspaceFile('.wp-bench.json');
+    await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ minimumGrade: 'B', budgets: { homepage: { ttfbMs: 100 } }, apiUrl: 'https://evil.example/api' }, null, 2)));
+    try {
+      await a.bench.rescan();
+      const total = a.tree.getTreeItem(a.tree.getChildren()[0]);
+      assert.match(String(total.description), /^over budget \(1\)/, String(total.description));
+      assert.equal(a.bench.config.apiUrl, API_URL, 'the team config cannot set the API address');
+      const diags = vscode.languages.getDiagnostics(file).filter((d) => d.source === 'WP Bench');
+      assert.ok(diags.some((d) => /apiUrl/.test(d.message)), diags.map((d) => d.message).join(' | '));
+      assert.equal(a.bench.minimumGrade, 'B', 'team minimum grade applies when the user has not set one');
+      const composer = workspaceFile('composer.json');
+      await waitFor('C graded as below B', () => vscode.languages.getDiagnostics(composer).some((d) => d.code === 'grade-below-threshold' && /Yoast|wordpress-seo/i.test(d.message)));
+    } finally {
+      await vscode.workspace.fs.delete(file);
+      await a.bench.rescan();
+    }
+  });
+
+  it('exports the same Markdown and JSON report as wp-bench check', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const md = await vscode.commands.executeCommand<string>('wpBench.exportReport', { format: 'markdown', path: `${folder}/report.md` });
+    const text = Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(md))).toString('utf8');
+    assert.match(text, /Site total/);
+    assert.match(text, /\| Grade \| Plugin or theme \|/);
+    assert.ok(text.indexOf('jetpack') < text.indexOf('akismet'), 'worst first');
+    const json = await vscode.commands.executeCommand<string>('wpBench.exportReport', { format: 'json', path: `${folder}/report.json` });
+    const report = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(json))).toString('utf8'));
+    assert.equal(report.version, 1);
+    assert.ok(report.components.length >= 10);
+    assert.equal(typeof report.siteTotal.homepage.ttfbDeltaMs, 'number');
+  });
+
   it('status bar shows used / limit from the rate-limit headers', async () => {
     const a = await api();
     const used = await usage(KEYS.pro);
