@@ -73,7 +73,7 @@ export class Bench implements vscode.Disposable {
   state: 'idle' | 'scanning' | 'looking-up' = 'idle';
 
   constructor(
-    private readonly storageDir: string,
+    storageDir: string,
     private readonly keys: ApiKeyStore,
     private readonly transport: TransportFactory,
     private readonly logger: Logger,
