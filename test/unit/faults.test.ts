@@ -83,6 +83,27 @@ describe('fault suite: server faults', function () {
     });
   }
 
+  it('a name that does not resolve (DNS failure): network error naming ENOTFOUND, 2 retries, no crash', async () => {
+    let lookups = 0;
+    const failingDns: import('node:net').LookupFunction = (hostname, _options, callback) => {
+      lookups++;
+      const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      process.nextTick(() => (callback as (e: Error) => void)(err));
+    };
+    const client = new BenchClient({
+      apiUrl: 'https://api.wp-bench.invalid/api',
+      getKey: () => DEMO.pro,
+      transport: (o) => createUndiciTransport({ ...o, lookup: failingDns }),
+      sleep: async () => undefined,
+    });
+    const err = await client.lookup('plugin', 'akismet').then(() => undefined, (e) => e);
+    await client.dispose();
+    assert.equal(err?.kind, 'network');
+    assert.match(err.message, /ENOTFOUND/);
+    assert.ok(!err.message.includes(DEMO.pro));
+    assert.equal(lookups, 3, '1 try + 2 retries');
+  });
+
   it('500/502/503 then success: retried (at most 2 retries) and answered', async () => {
     const clock = { t: Date.UTC(2026, 10, 22) };
     const { client, service } = await withStaleCache('jetpack', clock);

@@ -35,6 +35,8 @@ export interface TransportOptions {
   /** Connections kept to the API origin. */
   connections: number;
   timeoutMs: number;
+  /** Name resolution override (tests simulate DNS failures without touching the network). */
+  lookup?: import('node:net').LookupFunction;
 }
 
 export type TransportFactory = (options: TransportOptions) => HttpTransport | Promise<HttpTransport>;

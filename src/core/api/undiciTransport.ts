@@ -14,7 +14,7 @@ export function createUndiciTransport(options: TransportOptions): HttpTransport 
     keepAliveTimeout: 30_000,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
-    connect: { timeout: options.timeoutMs },
+    connect: { timeout: options.timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) },
   });
 
   return {
