@@ -281,7 +281,7 @@ export class Bench implements vscode.Disposable {
     const rel = path.relative(folder.uri.fsPath, document.uri.fsPath).split(path.sep).join('/');
     const text = document.getText();
     const base = path.basename(rel);
-    const parsed = base === 'composer.json' ? parseComposerJson(text, rel) : base === 'composer.lock' ? parseComposerLock(text, rel) : parseWpEnv(text, rel);
+    const parsed = base === 'composer.json' ? parseComposerJson(text, rel) : base === 'composer.lock' ? parseComposerLock(text, rel) : parseWpEnv(text, rel, path.basename(path.dirname(document.uri.fsPath)));
     this.live.set(document.uri.fsPath, parsed.components);
     this.rebuildEntries();
     this.emitter.fire();

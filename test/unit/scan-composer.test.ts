@@ -148,3 +148,12 @@ describe('scan: .wp-env.json', () => {
     assert.match(bad.problems[0].message, /Invalid JSON/);
   });
 });
+
+describe('.wp-env.json "." source', () => {
+  it('is the folder that holds .wp-env.json (the plugin being developed)', () => {
+    const r = parseWpEnv('{ "plugins": ["."], "themes": ["./"] }', '.wp-env.json', 'my-plugin');
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:my-plugin', 'theme:my-plugin']);
+    assert.deepEqual(r.problems, []);
+    assert.equal(parseWpEnv('{ "plugins": ["."] }', '.wp-env.json').problems.length, 1, 'without the folder name it is reported');
+  });
+});

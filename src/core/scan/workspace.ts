@@ -386,7 +386,7 @@ async function readConfig(ctx: Ctx, file: string): Promise<void> {
     ctx.components.push(...r.components);
     ctx.problems.push(...r.problems);
   } else {
-    const r = parseWpEnv(text, relFile);
+    const r = parseWpEnv(text, relFile, path.basename(path.dirname(file)));
     ctx.components.push(...r.components);
     ctx.problems.push(...r.problems);
   }

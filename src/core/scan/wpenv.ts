@@ -11,9 +11,11 @@ import { LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, problemAt } fro
  * - `git+ssh://…/repo.git#ref` (and other `.git` URLs) → repo
  * - GitHub `owner/repo[/subdir][#ref]` → subdir, else repo
  */
-export function wpEnvSourceSlug(source: string): string | null {
+export function wpEnvSourceSlug(source: string, baseDirName?: string): string | null {
   const s = source.trim();
   if (s === '') return null;
+  // "." is the folder holding .wp-env.json: the usual way to develop a plugin or theme with wp-env.
+  if ((s === '.' || s === './') && baseDirName) return baseDirName;
   if (/^(\.|~[\\/]|\/|[A-Za-z]:[\\/])/.test(s) || s === '~') {
     const last = lastPathPart(s);
     if (last === '' || last === '.' || last === '..' || last === '~') return null;
@@ -71,7 +73,7 @@ function mappingTarget(key: string): { kind: ComponentKind; slug: string } | nul
 }
 
 /** `.wp-env.json` (and `.wp-env.override.json`): plugins, themes, env.<name> overrides and mappings. */
-export function parseWpEnv(text: string, file: string): { components: DetectedComponent[]; problems: ScanProblem[] } {
+export function parseWpEnv(text: string, file: string, baseDirName?: string): { components: DetectedComponent[]; problems: ScanProblem[] } {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
   const index = new LineIndex(text);
@@ -92,7 +94,7 @@ export function parseWpEnv(text: string, file: string): { components: DetectedCo
       if (arr?.type !== 'array') continue;
       for (const item of arr.children ?? []) {
         if (item.type !== 'string' || typeof item.value !== 'string') continue;
-        const c = stringAt(item, file, index, kind, wpEnvSourceSlug(item.value), problems);
+        const c = stringAt(item, file, index, kind, wpEnvSourceSlug(item.value, baseDirName), problems);
         if (c) components.push(c);
       }
     }
