@@ -95,8 +95,8 @@ export class LookupService {
       await this.cache.set(client.apiId, kind, slug, result);
       return { kind, slug, result, fetchedAt: this.now(), stale: false, fromCache: false };
     } catch (err) {
-      if (err instanceof ApiError) return fallback(err);
-      throw err;
+      // Anything unexpected (a throwing transport factory, say) is still an answer with a message, never a rejection.
+      return fallback(err instanceof ApiError ? err : new ApiError('network', `The request failed: ${String((err as Error)?.message ?? err).slice(0, 200)}`));
     }
   }
 

@@ -368,7 +368,12 @@ export class Bench implements vscode.Disposable {
     }
     this.state = 'looking-up';
     this.emitter.fire();
-    const results = await this.lookups.getMany(needed, { network: true, force: opts.force });
+    let results: Map<string, LookupOutcome>;
+    try {
+      results = await this.lookups.getMany(needed, { network: true, force: opts.force });
+    } finally {
+      this.state = 'idle';
+    }
     let firstError: ApiError | undefined;
     for (const [k, o] of results) {
       this.outcomes.set(k, o);

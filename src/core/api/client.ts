@@ -249,7 +249,11 @@ export class BenchClient {
         if (res.status >= 300 && res.status < 400) {
           const location = headerValue(res.headers, 'location');
           if (!location || hop >= 2) throw errors.redirect(res.status);
-          url = new URL(location, url);
+          try {
+            url = new URL(location, url);
+          } catch {
+            throw errors.redirect(res.status);
+          }
           if (url.origin !== this.base.origin) {
             this.logger.warn(`${path}: redirect to another origin refused; the key was not sent there`);
             throw errors.redirect(res.status);
