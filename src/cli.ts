@@ -13,7 +13,7 @@ import { LookupService, type LookupOutcome } from './core/lookupService';
 import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
 import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
 import { diffJudgements, type ComponentDiff } from './core/report/diff';
-import { REPORT_FORMATS, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
+import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { scanWorkspace } from './core/scan';
@@ -138,14 +138,6 @@ export function scanToJson(result: ScanResult): string {
   return JSON.stringify({ components });
 }
 
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : text + ' '.repeat(width - text.length);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : pad(cell, widths[i]))).join('  ')).join('\n');
-}
 
 async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
   if (parsed.positional.length > 2) throw new UsageError('scan takes at most one folder');
@@ -162,7 +154,7 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
       const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
       rows.push([c.kind, c.slug, c.version ?? '-', c.name ?? '-', where]);
     }
-    io.out(table(rows));
+    io.out(textTable(rows));
     io.out(`\n${result.components.length} components.`);
   }
   for (const p of result.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
@@ -217,7 +209,7 @@ function printLookup(outcome: LookupOutcome, io: CliIo, json: boolean): void {
     const f = formatContext(r.contexts[c]);
     rows.push([c, f.ttfb, f.memory, f.queries]);
   }
-  io.out(table(rows));
+  io.out(textTable(rows));
   const facts = [
     r.activeInstalls !== null ? `${formatCount(r.activeInstalls)}+ active installs` : null,
     r.rating !== null ? `rating ${r.rating}` : null,
@@ -232,7 +224,7 @@ function printAccount(account: AccountInfo, io: CliIo, json: boolean): void {
     io.out(JSON.stringify({ tier: account.tier, limit: account.limit, used: account.used, remaining: account.remaining, resetAt: account.resetAt ? new Date(account.resetAt).toISOString() : null }));
     return;
   }
-  io.out(table([
+  io.out(textTable([
     ['Tier', account.tier ?? 'unknown'],
     ['Used', formatQuota(account.used, account.limit)],
     ['Remaining', account.remaining === null ? 'unknown' : formatCount(account.remaining)],
