@@ -133,9 +133,12 @@ export function scanToJson(result: ScanResult): string {
     slug: c.slug,
     name: c.name,
     version: c.version,
-    locations: c.locations.map((l) => ({ file: l.file, line: l.line, source: l.source })),
+    locations: c.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
+    lookup: c.lookup ?? 'yes',
+    ...(c.parent !== undefined ? { parent: c.parent } : {}),
   }));
-  return JSON.stringify({ components });
+  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, message: p.message }));
+  return JSON.stringify({ components, problems });
 }
 
 

@@ -8,7 +8,20 @@ export type LocationSource =
   | 'plugin-header'
   | 'theme-header'
   | 'mu-plugin'
-  | 'wp-env';
+  | 'wp-env'
+  /** A child theme's `Template:` line naming a parent that is neither installed nor declared here. */
+  | 'theme-parent'
+  /** A WordPress Playground blueprint (`blueprint.json`, `*.blueprint.json`). */
+  | 'blueprint';
+
+/**
+ * Whether a detected component is looked up, or why not:
+ * - `not-a-wordpress-org-slug`: its folder or file name cannot be a wordpress.org slug (`Divi`, `LayerSlider`);
+ * - `not-from-wordpress-org`: nothing says it is the wordpress.org item (a must-use plugin without a wordpress.org URI);
+ * - `update-uri`: only headers declare it and its Update URI points away from wordpress.org (a fork, a custom plugin);
+ * - `ignored`: listed in `wpBench.ignore` or `.wp-bench.json` (set by the caller, never by the scanner).
+ */
+export type LookupDecision = 'yes' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'update-uri' | 'ignored';
 
 /** Where a component is declared. `line` and `column` are 1-based; `length` spans the slug text. */
 export interface ComponentLocation {
@@ -35,6 +48,10 @@ export interface DetectedComponent {
   parentOf?: string[];
   /** A theme with templates/index.html or block-templates/index.html. */
   blockTheme?: boolean;
+  /** For a child theme: the slug of its `Template:` parent. */
+  parent?: string;
+  /** Set by the scanner after merging: looked up, or why not. Absent on partial (live-edit) parses. */
+  lookup?: LookupDecision;
 }
 
 /** Something the scanner could not use; the scan goes on. */
@@ -45,6 +62,8 @@ export interface ScanProblem {
   message: string;
   /** The rejected slug text, for hostile or malformed slugs. */
   slug?: string;
+  /** `info` for what is not an error (a blueprint resource that is not a wordpress.org item); default `warning`. */
+  severity?: 'warning' | 'info';
 }
 
 export interface ScanResult {
@@ -114,4 +133,11 @@ export const SLUG_MAX_LENGTH = 200;
 
 export function isValidSlug(slug: string): boolean {
   return typeof slug === 'string' && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug);
+}
+
+/** wordpress.org's own slug rule (the `Requires Plugins` header's): lower-case letters and digits in `-`-separated runs. */
+export const WPORG_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export function isWordPressOrgSlug(slug: string): boolean {
+  return typeof slug === 'string' && slug.length <= SLUG_MAX_LENGTH && WPORG_SLUG_PATTERN.test(slug);
 }

@@ -9,6 +9,7 @@ import {
   type ContextMeasurement,
   type ContextName,
   type DetectedComponent,
+  type LookupDecision,
 } from '../model';
 import { compareWorstFirst, siteTotal, type SiteTotal } from '../present';
 import type { Budget, BudgetMetric, GradeLetter } from '../teamConfig';
@@ -177,7 +178,8 @@ export type SkipReason = 'limit' | 'offline' | 'local';
  * Never looked up, as in the extension: only headers declare it and their Update URI says it is not the
  * wordpress.org item (a fork, or a custom plugin with a w.org-like slug), so its numbers would be another's.
  */
-export function isLocalOnly(c: { possibleFork?: boolean; locations: readonly { source: string }[] }): boolean {
+export function isLocalOnly(c: { possibleFork?: boolean; lookup?: LookupDecision; locations: readonly { source: string }[] }): boolean {
+  if (c.lookup !== undefined) return c.lookup !== 'yes' && c.lookup !== 'ignored';
   return c.possibleFork === true && c.locations.every((l) => l.source === 'plugin-header' || l.source === 'theme-header' || l.source === 'mu-plugin');
 }
 
@@ -197,7 +199,9 @@ const SOURCE_PREFERENCE: Record<ComponentLocation['source'], number> = {
   'theme-header': 1,
   'mu-plugin': 2,
   'wp-env': 3,
+  blueprint: 3,
   'composer.lock': 4,
+  'theme-parent': 5,
 };
 
 /** Declaring locations, the one to annotate first: composer.json entry, then headers, mu-plugins, .wp-env.json, the lock. */
