@@ -44,10 +44,12 @@ export interface DetectedComponent {
   locations: ComponentLocation[];
   /** Update URI points away from wordpress.org: the slug may be a fork. */
   possibleFork?: boolean;
-  /** Theme that names this one as `Template:` parent, or the parent named by this child theme. */
+  /** For a parent theme: the child themes that name it as their `Template:`. */
   parentOf?: string[];
   /** A theme with templates/index.html or block-templates/index.html. */
   blockTheme?: boolean;
+  /** A header's Plugin URI / Theme URI / Update URI names this slug on wordpress.org. */
+  wordpressOrgUri?: boolean;
   /** For a child theme: the slug of its `Template:` parent. */
   parent?: string;
   /** Set by the scanner after merging: looked up, or why not. Absent on partial (live-edit) parses. */

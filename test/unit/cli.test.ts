@@ -51,19 +51,20 @@ describe('CLI', () => {
     const r = await cli(['scan', dir, '--json']);
     assert.equal(r.code, 0, r.err);
     const parsed = JSON.parse(r.out);
-    assert.deepEqual(Object.keys(parsed), ['components']);
+    assert.deepEqual(Object.keys(parsed), ['components', 'problems']);
+    assert.deepEqual(parsed.problems, []);
     assert.deepEqual(
       parsed.components.map((c: { kind: string; slug: string }) => `${c.kind}:${c.slug}`),
       ['plugin:akismet', 'plugin:hello-world', 'plugin:jetpack', 'theme:astra'],
     );
     for (const c of parsed.components) {
-      assert.deepEqual(Object.keys(c), ['kind', 'slug', 'name', 'version', 'locations']);
-      for (const l of c.locations) assert.deepEqual(Object.keys(l), ['file', 'line', 'source']);
+      assert.deepEqual(Object.keys(c).slice(0, 6), ['kind', 'slug', 'name', 'version', 'locations', 'lookup']);
+      for (const l of c.locations) assert.deepEqual(Object.keys(l), ['file', 'line', 'column', 'source']);
     }
     const hello = parsed.components.find((c: { slug: string }) => c.slug === 'hello-world');
-    assert.deepEqual(hello, { kind: 'plugin', slug: 'hello-world', name: 'Hello World', version: '1.2.3', locations: [{ file: 'wp-content/plugins/hello-world/hello-world.php', line: 3, source: 'plugin-header' }] });
+    assert.deepEqual(hello, { kind: 'plugin', slug: 'hello-world', name: 'Hello World', version: '1.2.3', locations: [{ file: 'wp-content/plugins/hello-world/hello-world.php', line: 3, column: 17, source: 'plugin-header' }], lookup: 'yes' });
     const akismet = parsed.components.find((c: { slug: string }) => c.slug === 'akismet');
-    assert.deepEqual(akismet.locations, [{ file: 'composer.json', line: 3, source: 'composer.json' }]);
+    assert.deepEqual(akismet.locations, [{ file: 'composer.json', line: 3, column: 6, source: 'composer.json' }]);
     assert.equal(emulator.stats.total, 0, 'scan never uses the network');
   });
 

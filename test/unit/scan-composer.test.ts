@@ -140,10 +140,13 @@ describe('scan: .wp-env.json', () => {
     assert.ok(r.components.every((c) => c.locations[0].source === 'wp-env'));
   });
   it('reports unusable sources and malformed JSON', () => {
-    const r = parseWpEnv('{ "plugins": [ "https://example.com/Weird Name.zip" ], }', '.wp-env.json');
+    // A name that is not a wordpress.org slug is listed (and never looked up); one no one can show is refused.
+    const weird = parseWpEnv('{ "plugins": [ "https://example.com/Weird Name.zip" ], }', '.wp-env.json');
+    assert.deepEqual(weird.components.map((c) => c.slug), ['Weird Name']);
+    const r = parseWpEnv('{ "plugins": [ "https://example.com/bad\\u0007name.zip" ] }', '.wp-env.json');
     assert.equal(r.components.length, 0);
     assert.equal(r.problems.length, 1);
-    assert.equal(r.problems[0].slug, 'Weird Name');
+    assert.equal(r.problems[0].slug, 'bad\u0007name');
     const bad = parseWpEnv('{ "plugins": [ ', '.wp-env.json');
     assert.match(bad.problems[0].message, /Invalid JSON/);
   });
@@ -151,7 +154,7 @@ describe('scan: .wp-env.json', () => {
 
 describe('.wp-env.json "." source', () => {
   it('is the folder that holds .wp-env.json (the plugin being developed)', () => {
-    const r = parseWpEnv('{ "plugins": ["."], "themes": ["./"] }', '.wp-env.json', 'my-plugin');
+    const r = parseWpEnv('{ "plugins": ["."], "themes": ["./"] }', '.wp-env.json', { plugin: 'my-plugin', theme: 'my-plugin' });
     assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:my-plugin', 'theme:my-plugin']);
     assert.deepEqual(r.problems, []);
     assert.equal(parseWpEnv('{ "plugins": ["."] }', '.wp-env.json').problems.length, 1, 'without the folder name it is reported');

@@ -29,8 +29,9 @@ describe('scan: workspace walk (edge-case site)', () => {
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('lists plugins as get_plugins() does (top level + one level, headed files only)', () => {
+    // Names that are not wordpress.org slugs are listed as WordPress lists them (never looked up).
     assert.deepEqual(slugs(r, 'plugin'), [
-      'at-sign', 'bom-plugin', 'cr-only', 'crlf-plugin', 'cut-off', 'fork', 'hello-dolly', 'latin1', 'linked-plugin',
+      '.dot-mu', 'My_Plugin', 'at-sign', 'bom-plugin', 'cr-only', 'crlf-plugin', 'cut-off', 'folder.php', 'fork', 'hello-dolly', 'latin1', 'linked-plugin',
       'loader', 'multi', 'no-version', 'noheader', 'php-close', 'same-line', 'shouty', 'single-file', 'tabbed',
       'utf8-name', 'wporg-uri',
     ]);
@@ -68,24 +69,34 @@ describe('scan: workspace walk (edge-case site)', () => {
     assert.equal(find(r, 'plugin', 'index'), undefined);
   });
   it('themes: style.css folders, one level of grouping, parents, block themes', () => {
-    assert.deepEqual(slugs(r, 'theme'), ['block', 'child', 'classic', 'crlf-theme', 'missing-parent', 'nested-a', 'nested-b', 'noname', 'orphan-child']);
+    assert.deepEqual(slugs(r, 'theme'), ['.dotnested', 'block', 'child', 'classic', 'crlf-theme', 'missing-parent', 'nested-a', 'nested-b', 'noname', 'orphan-child']);
     assert.equal(find(r, 'theme', 'block')!.blockTheme, true);
     assert.equal(find(r, 'theme', 'classic')!.blockTheme, undefined);
     assert.equal(find(r, 'theme', 'noname')!.name, null);
-    assert.deepEqual(find(r, 'theme', 'child')!.parentOf, ['classic']);
+    assert.equal(find(r, 'theme', 'child')!.parent, 'classic');
     const classic = find(r, 'theme', 'classic')!;
     assert.deepEqual(classic.parentOf, ['child']);
     assert.equal(classic.name, 'Classic');
-    assert.deepEqual(classic.locations.map((l) => [l.file, l.line]), [['wp-content/themes/child/style.css', 3], ['wp-content/themes/classic/style.css', 2]]);
+    // An installed parent is that theme; the child's Template line is one more place to hover it.
+    assert.deepEqual(classic.locations.map((l) => [l.file, l.line, l.source]), [
+      ['wp-content/themes/child/style.css', 3, 'theme-parent'],
+      ['wp-content/themes/classic/style.css', 2, 'theme-header'],
+    ]);
+    // A parent that is not in the repository keeps only the child's Template line, source theme-parent.
     const missing = find(r, 'theme', 'missing-parent')!;
     assert.equal(missing.name, null);
-    assert.deepEqual(missing.locations, [{ file: 'wp-content/themes/orphan-child/style.css', line: 3, column: 11, length: 14, source: 'theme-header' }]);
+    assert.deepEqual(missing.locations, [{ file: 'wp-content/themes/orphan-child/style.css', line: 3, column: 11, length: 14, source: 'theme-parent' }]);
+    assert.equal(missing.lookup, 'yes');
     assert.deepEqual(find(r, 'theme', 'nested-b')!.locations[0], { file: 'wp-content/themes/group/nested-b/style.css', line: 2, column: 13, length: 8, source: 'theme-header' });
   });
-  it('invalid slugs are problems, each reported once, never components', () => {
-    const bad = r.problems.filter((p) => p.slug !== undefined).map((p) => p.slug).sort();
-    assert.deepEqual(bad, ['.dot-mu', '.dotnested', 'My_Plugin', 'folder.php']);
-    assert.ok(r.components.every((c) => /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(c.slug)));
+  it('names that are not wordpress.org slugs are listed and never looked up', () => {
+    for (const [kind, slug] of [['plugin', '.dot-mu'], ['plugin', 'My_Plugin'], ['plugin', 'folder.php'], ['theme', '.dotnested']]) {
+      assert.equal(find(r, kind, slug)?.lookup, 'not-a-wordpress-org-slug', slug);
+    }
+    assert.deepEqual(r.problems.filter((p) => p.slug !== undefined), []);
+    for (const c of r.components) {
+      if (c.lookup === 'yes') assert.match(c.slug, /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    }
   });
   it('output is sorted, paths are relative with forward slashes', () => {
     const keys = r.components.map((c) => `${c.kind}:${c.slug}`);
@@ -181,7 +192,7 @@ describe('scan: content roots and config files', () => {
     assert.ok(Date.now() - t < 10000);
     assert.ok(find(full, 'plugin', 'p'));
     assert.deepEqual(full.problems, []);
-    assert.equal(full.stats.dirsRead, 1 + 1 + 200 + 1 + 1); // root, big, big/d*, wp-content/plugins, plugins/p
+    assert.equal(full.stats.dirsRead, 1 + 1 + 200 + 1 + 1 + 1); // root, big, big/d*, wp-content, wp-content/plugins, plugins/p
   });
 
   it('can be aborted', async () => {

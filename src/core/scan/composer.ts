@@ -1,15 +1,41 @@
 // composer.json / composer.lock parsing (pure text, usable on unsaved editor buffers).
+// A package is a WordPress plugin or theme by its `type` (any vendor); its slug is the folder it installs
+// into, by composer/installers' rules (extra.installer-paths, extra.installer-name).
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
-import { isValidSlug, type ComponentKind, type DetectedComponent, type LocationSource, type ScanProblem } from '../model';
+import type { ComponentKind, DetectedComponent, LocationSource, ScanProblem } from '../model';
+import { isListableName } from './lookup';
 import { LineIndex, parseJsonTree, problemAt } from './text';
 
-/** Package-name prefixes of WPackagist and WP Packages. */
-const PREFIX_KIND: Record<string, ComponentKind> = {
-  'wpackagist-plugin': 'plugin',
-  'wpackagist-theme': 'theme',
-  'wp-plugin': 'plugin',
-  'wp-theme': 'theme',
+/** Package-name prefixes of WPackagist and WP Packages, and the type they stand for. */
+const PREFIX_TYPE: Record<string, WordPressType> = {
+  'wpackagist-plugin': 'wordpress-plugin',
+  'wpackagist-theme': 'wordpress-theme',
+  'wp-plugin': 'wordpress-plugin',
+  'wp-theme': 'wordpress-theme',
 };
+
+type WordPressType = 'wordpress-plugin' | 'wordpress-theme' | 'wordpress-muplugin';
+const WP_TYPES: ReadonlySet<string> = new Set(['wordpress-plugin', 'wordpress-theme', 'wordpress-muplugin']);
+const TYPE_KIND: Record<WordPressType, ComponentKind> = { 'wordpress-plugin': 'plugin', 'wordpress-theme': 'theme', 'wordpress-muplugin': 'plugin' };
+/** composer/installers' WordPressInstaller locations. */
+const DEFAULT_PATH: Record<WordPressType, string> = {
+  'wordpress-plugin': 'wp-content/plugins/{$name}/',
+  'wordpress-theme': 'wp-content/themes/{$name}/',
+  'wordpress-muplugin': 'wp-content/mu-plugins/{$name}/',
+};
+/** Packages of WordPress core itself: they install into extra.wordpress-install-dir, not the site's content. */
+const CORE_PACKAGES: ReadonlySet<string> = new Set([
+  'johnpbloch/wordpress',
+  'johnpbloch/wordpress-core',
+  'roots/wordpress',
+  'roots/wordpress-full',
+  'roots/wordpress-no-content',
+  'roots/wordpress-core-installer',
+  'wordpress/wordpress',
+]);
+
+/** Composer's own package-name rule (lower-cased). */
+const COMPOSER_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/;
 
 export type InstallerRole = 'plugins' | 'mu-plugins' | 'themes' | 'dropins';
 
@@ -34,44 +60,15 @@ export interface ComposerParseResult {
   components: DetectedComponent[];
   problems: ScanProblem[];
   installerPaths: InstallerPath[];
+  /**
+   * Where WordPress core is installed (extra.wordpress-install-dir, default `wordpress`), relative to the
+   * composer.json folder, when this project installs core with Composer; its wp-content is not the site's.
+   */
+  coreDir: string | null;
 }
 
 function parseJson(text: string, file: string, index: LineIndex, problems: ScanProblem[]): Node | undefined {
   return parseJsonTree(text, file, index, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-}
-
-/**
- * Turns a package name into a component, or a problem. Composer compares package names
- * case-insensitively, so the name is lower-cased before the slug is checked.
- */
-function packageComponent(
-  nameNode: Node,
-  file: string,
-  index: LineIndex,
-  source: LocationSource,
-  version: string | null,
-  problems: ScanProblem[],
-): DetectedComponent | null {
-  if (nameNode.type !== 'string' || typeof nameNode.value !== 'string') return null;
-  const name = nameNode.value.toLowerCase();
-  const slash = name.indexOf('/');
-  if (slash < 0) return null;
-  const kind = PREFIX_KIND[name.slice(0, slash)];
-  if (!kind) return null;
-  const slug = name.slice(slash + 1);
-  const start = nameNode.offset + 1;
-  if (!isValidSlug(slug)) {
-    problems.push(problemAt(file, index, start, `Invalid ${kind} slug in package name "${nameNode.value}"`, slug));
-    return null;
-  }
-  const { line, column } = index.position(start);
-  return {
-    kind,
-    slug,
-    name: null,
-    version,
-    locations: [{ file, line, column, length: Math.max(0, nameNode.length - 2), source }],
-  };
 }
 
 function installerRole(values: string[], dir: string | null): InstallerRole | null {
@@ -84,9 +81,9 @@ function installerRole(values: string[], dir: string | null): InstallerRole | nu
   }
   for (const v of values) {
     const t = v.toLowerCase().replace(/^vendor:/, '');
-    const prefix = t.split('/')[0];
-    if (prefix === 'wpackagist-plugin' || prefix === 'wp-plugin') return 'plugins';
-    if (prefix === 'wpackagist-theme' || prefix === 'wp-theme') return 'themes';
+    const type = PREFIX_TYPE[t.split('/')[0]];
+    if (type === 'wordpress-plugin') return 'plugins';
+    if (type === 'wordpress-theme') return 'themes';
   }
   const last = (dir ?? '').split('/').pop()?.toLowerCase() ?? '';
   if (last === 'mu-plugins') return 'mu-plugins';
@@ -112,6 +109,8 @@ function readInstallerPaths(root: Node, index: LineIndex): InstallerPath[] {
     const values: string[] = [];
     if (valueNode?.type === 'array') {
       for (const v of valueNode.children ?? []) if (typeof v.value === 'string') values.push(v.value);
+    } else if (valueNode?.type === 'string' && typeof valueNode.value === 'string') {
+      values.push(valueNode.value); // (array) $names in composer/installers
     }
     const dir = installerDir(keyNode.value);
     const { line, column } = index.position(keyNode.offset + 1);
@@ -120,45 +119,209 @@ function readInstallerPaths(root: Node, index: LineIndex): InstallerPath[] {
   return out;
 }
 
-/** composer.json: `require` and `require-dev` packages of WPackagist / WP Packages, plus installer-paths. */
-export function parseComposerJson(text: string, file: string): ComposerParseResult {
-  const problems: ScanProblem[] = [];
-  const components: DetectedComponent[] = [];
+function coreInstallDir(root: Node, required: Iterable<string>, lockTypes: Iterable<string>): string | null {
+  const dirNode = findNodeAtLocation(root, ['extra', 'wordpress-install-dir']);
+  let dir: string | null = null;
+  if (dirNode?.type === 'string' && typeof dirNode.value === 'string') dir = dirNode.value;
+  else if (dirNode?.type === 'object') {
+    // { "vendor/package": "dir" } (wordpress-core-installer ≥ 2): the first string value.
+    const v = dirNode.children?.map((p) => p.children?.[1]).find((n) => n?.type === 'string');
+    if (v && typeof v.value === 'string') dir = v.value;
+  }
+  const hasCore = dir !== null || [...required].some((n) => CORE_PACKAGES.has(n)) || [...lockTypes].some((t) => t === 'wordpress-core');
+  if (!hasCore) return null;
+  const clean = (dir ?? 'wordpress').replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+  return clean === '' || clean === '.' || clean.startsWith('/') || clean.split('/').includes('..') ? null : clean;
+}
+
+/** A composer.json read for what matters here. */
+interface JsonSide {
+  file: string;
+  index: LineIndex;
+  /** require / require-dev entries: lower-cased name → key node. */
+  requires: { name: string; node: Node }[];
+  installerPaths: InstallerPath[];
+  root: Node;
+}
+
+/** A composer.lock package. */
+interface LockPackage {
+  name: string;
+  type: string;
+  version: string | null;
+  installerName: string | null;
+  node: Node;
+}
+
+interface LockSide {
+  file: string;
+  index: LineIndex;
+  packages: LockPackage[];
+}
+
+function readJsonSide(text: string, file: string, problems: ScanProblem[]): JsonSide | null {
   const index = new LineIndex(text);
   const root = parseJson(text, file, index, problems);
-  if (!root || root.type !== 'object') return { components, problems, installerPaths: [] };
+  if (!root || root.type !== 'object') return null;
+  const requires: JsonSide['requires'] = [];
   for (const section of ['require', 'require-dev']) {
     const node = findNodeAtLocation(root, [section]);
     if (!node || node.type !== 'object') continue;
     for (const prop of node.children ?? []) {
       // A property without a value is half-typed (editor buffer): wait until it is complete.
       if (!prop.children || prop.children.length < 2) continue;
-      const c = packageComponent(prop.children[0], file, index, 'composer.json', null, problems);
-      if (c) components.push(c);
+      const k = prop.children[0];
+      if (k.type === 'string' && typeof k.value === 'string') requires.push({ name: k.value.toLowerCase(), node: k });
     }
   }
-  return { components, problems, installerPaths: readInstallerPaths(root, index) };
+  return { file, index, requires, installerPaths: readInstallerPaths(root, index), root };
 }
 
-/** composer.lock: `packages` and `packages-dev`, with the locked version. */
-export function parseComposerLock(text: string, file: string): { components: DetectedComponent[]; problems: ScanProblem[] } {
-  const problems: ScanProblem[] = [];
-  const components: DetectedComponent[] = [];
+function readLockSide(text: string, file: string, problems: ScanProblem[]): LockSide | null {
   const index = new LineIndex(text);
   const root = parseJson(text, file, index, problems);
-  if (!root || root.type !== 'object') return { components, problems };
+  if (!root || root.type !== 'object') return null;
+  const packages: LockPackage[] = [];
   for (const section of ['packages', 'packages-dev']) {
     const node = findNodeAtLocation(root, [section]);
     if (!node || node.type !== 'array') continue;
     for (const pkg of node.children ?? []) {
       if (pkg.type !== 'object') continue;
       const nameNode = findNodeAtLocation(pkg, ['name']);
-      if (!nameNode) continue;
-      const versionNode = findNodeAtLocation(pkg, ['version']);
-      const version = versionNode && typeof versionNode.value === 'string' && versionNode.value !== '' ? versionNode.value : null;
-      const c = packageComponent(nameNode, file, index, 'composer.lock', version, problems);
+      if (!nameNode || nameNode.type !== 'string' || typeof nameNode.value !== 'string') continue;
+      const str = (path: string[]) => {
+        const n = findNodeAtLocation(pkg, path);
+        return n?.type === 'string' && typeof n.value === 'string' && n.value !== '' ? n.value : null;
+      };
+      packages.push({
+        name: nameNode.value.toLowerCase(),
+        type: (str(['type']) ?? '').toLowerCase(),
+        version: str(['version']),
+        installerName: str(['extra', 'installer-name']),
+        node: nameNode,
+      });
+    }
+  }
+  return { file, index, packages };
+}
+
+/** composer/installers: the install path of a package (first matching installer-path, else the default). */
+function installPath(name: string, type: WordPressType, installerName: string | null, paths: InstallerPath[]): string {
+  const slash = name.indexOf('/');
+  const vendor = name.slice(0, slash);
+  let template = DEFAULT_PATH[type];
+  for (const p of paths) {
+    const values = p.values.map((v) => v.toLowerCase());
+    if (values.includes(name) || values.includes(`type:${type}`) || values.includes(`vendor:${vendor}`)) {
+      template = p.pattern;
+      break;
+    }
+  }
+  return template
+    .split('{$name}').join(installerName ?? name.slice(slash + 1))
+    .split('{$vendor}').join(vendor)
+    .split('{$type}').join(type.slice('wordpress-'.length));
+}
+
+/** A lock entry's WordPress type; an entry without `type` (hand-written locks) falls back on the name prefix. */
+function lockedType(p: LockPackage): WordPressType | null {
+  if (WP_TYPES.has(p.type)) return p.type as WordPressType;
+  return p.type === '' ? (PREFIX_TYPE[p.name.slice(0, p.name.indexOf('/'))] ?? null) : null;
+}
+
+/** Type of a composer.json entry when the lock has none: the WPackagist / WP Packages prefix, or a role given by name in installer-paths. */
+function typeWithoutLock(name: string, paths: InstallerPath[]): WordPressType | null {
+  const prefixed = PREFIX_TYPE[name.slice(0, name.indexOf('/'))];
+  if (prefixed) return prefixed;
+  for (const p of paths) {
+    if (!p.values.some((v) => v.toLowerCase() === name)) continue;
+    if (p.role === 'plugins') return 'wordpress-plugin';
+    if (p.role === 'themes') return 'wordpress-theme';
+    if (p.role === 'mu-plugins') return 'wordpress-muplugin';
+    return null;
+  }
+  return null;
+}
+
+function componentAt(
+  node: Node,
+  file: string,
+  index: LineIndex,
+  source: LocationSource,
+  name: string,
+  type: WordPressType,
+  version: string | null,
+  installerName: string | null,
+  paths: InstallerPath[],
+  problems: ScanProblem[],
+): DetectedComponent | null {
+  const kind = TYPE_KIND[type];
+  const start = node.offset + 1;
+  if (!COMPOSER_NAME.test(name)) {
+    problems.push(problemAt(file, index, start, `"${name}" is not a valid Composer package name (vendor/name); not looked up`, name.slice(name.indexOf('/') + 1)));
+    return null;
+  }
+  const target = installPath(name, type, installerName, paths).replace(/\\/g, '/');
+  const parts = target.split('/').filter((p) => p !== '' && p !== '.');
+  const slug = parts[parts.length - 1] ?? '';
+  if (/^(?:[a-z]:)?\//i.test(target) || parts.includes('..')) {
+    problems.push(problemAt(file, index, start, `Package "${name}" would install outside the repository ("${target}"); not looked up. Use a path inside the project in extra.installer-paths.`, slug));
+    return null;
+  }
+  if (!isListableName(slug)) {
+    problems.push(problemAt(file, index, start, `Invalid ${kind} slug in package name "${name}": "${slug}"`, slug));
+    return null;
+  }
+  const { line, column } = index.position(start);
+  return { kind, slug, name: null, version, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source }] };
+}
+
+/**
+ * Both files of one Composer project (either may be missing). Components come from `emit`'s files only:
+ * the other file still gives package types (lock) or installer-paths and core location (composer.json).
+ */
+export function analyzeComposer(
+  json: { text: string; file: string } | null,
+  lock: { text: string; file: string } | null,
+  emit: { json: boolean; lock: boolean } = { json: true, lock: true },
+): ComposerParseResult {
+  const problems: ScanProblem[] = [];
+  const components: DetectedComponent[] = [];
+  // Problems only for the files whose components are asked for (the other file reports its own).
+  const jsonSide = json ? readJsonSide(json.text, json.file, emit.json ? problems : []) : null;
+  const lockSide = lock ? readLockSide(lock.text, lock.file, emit.lock ? problems : []) : null;
+  const paths = jsonSide?.installerPaths ?? [];
+  const locked = new Map<string, LockPackage>();
+  for (const p of lockSide?.packages ?? []) locked.set(p.name, p);
+
+  if (jsonSide && emit.json) {
+    for (const r of jsonSide.requires) {
+      const lp = locked.get(r.name);
+      const type = lp ? lockedType(lp) : typeWithoutLock(r.name, paths);
+      if (!type) continue;
+      const c = componentAt(r.node, jsonSide.file, jsonSide.index, 'composer.json', r.name, type, null, lp?.installerName ?? null, paths, problems);
       if (c) components.push(c);
     }
   }
-  return { components, problems };
+  if (lockSide && emit.lock) {
+    for (const p of lockSide.packages) {
+      const type = lockedType(p);
+      if (!type) continue;
+      const c = componentAt(p.node, lockSide.file, lockSide.index, 'composer.lock', p.name, type, p.version, p.installerName, paths, problems);
+      if (c) components.push(c);
+    }
+  }
+  const coreDir = jsonSide ? coreInstallDir(jsonSide.root, jsonSide.requires.map((r) => r.name), [...locked.values()].map((p) => p.type)) : null;
+  return { components, problems, installerPaths: paths, coreDir };
+}
+
+/** composer.json: WordPress packages in `require` and `require-dev` (types from `lockText` when given), installer-paths. */
+export function parseComposerJson(text: string, file: string, lockText?: string | null): ComposerParseResult {
+  return analyzeComposer({ text, file }, lockText ? { text: lockText, file: 'composer.lock' } : null, { json: true, lock: false });
+}
+
+/** composer.lock: `packages` and `packages-dev` of a WordPress type, with the locked version (folders from `jsonText`'s installer-paths). */
+export function parseComposerLock(text: string, file: string, jsonText?: string | null): { components: DetectedComponent[]; problems: ScanProblem[] } {
+  const r = analyzeComposer(jsonText ? { text: jsonText, file: 'composer.json' } : null, { text, file }, { json: false, lock: true });
+  return { components: r.components, problems: r.problems };
 }

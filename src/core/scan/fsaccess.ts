@@ -24,13 +24,32 @@ export interface ScanFs {
   realpath(p: string): Promise<string | null>;
   /**
    * First 8 KiB of a file, handed to `use` (the buffer may be reused after `use` returns);
-   * `use` gets null when the file cannot be opened. An unreadable file (a directory) is empty.
+   * `use` gets null and why when the file is not a regular file (FIFO, socket, device: never opened)
+   * or cannot be opened. `regular`: the caller already knows it is a regular file (a non-link dirent),
+   * which saves a stat. A directory is empty, as file_get_contents() makes it.
    */
-  withHead<T>(file: string, use: (head: Buffer | null) => T): Promise<T>;
-  readText(file: string, maxBytes: number): Promise<string | null>;
+  withHead<T>(file: string, use: (head: Buffer | null, why?: string) => T, regular?: boolean): Promise<T>;
+  /** The whole file as UTF-8, or why not (not a regular file, over `maxBytes`, unreadable). */
+  readText(file: string, maxBytes: number): Promise<TextRead>;
 }
 
-const O_HEAD =
+export type TextRead = { text: string } | { text: null; why: string };
+
+/** Why a path is not read: anything but a regular file (after following links) is never opened. */
+function special(st: fs.Stats): string | null {
+  if (st.isFile() || st.isDirectory()) return null;
+  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  return `is ${what}, not a regular file; it was not opened`;
+}
+
+function tooLarge(size: number, maxBytes: number): string {
+  return `is ${Math.max(1, Math.round(size / 1048576))} MB, over the ${Math.round(maxBytes / 1048576)} MB read limit; skipped`;
+}
+
+const errWhy = (err: unknown) => `could not be read (${(err as NodeJS.ErrnoException)?.code ?? 'error'})`;
+
+/** Read-only and non-blocking: even a FIFO that slipped past the stat (a race) cannot hang the scan. */
+const O_READ =
   process.platform === 'win32' ? fs.constants.O_RDONLY : fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 class Limiter {
@@ -93,13 +112,17 @@ export class SlicedSyncFs implements ScanFs {
       return null;
     }
   }
-  async withHead<T>(file: string, use: (head: Buffer | null) => T): Promise<T> {
+  async withHead<T>(file: string, use: (head: Buffer | null, why?: string) => T, regular?: boolean): Promise<T> {
     if (this.due()) await this.pause();
     let fd: number;
     try {
-      fd = fs.openSync(file, O_HEAD);
-    } catch {
-      return use(null);
+      if (!regular) {
+        const why = special(fs.statSync(file));
+        if (why) return use(null, why);
+      }
+      fd = fs.openSync(file, O_READ);
+    } catch (err) {
+      return use(null, errWhy(err));
     }
     this.stats.filesOpened++;
     let n = 0;
@@ -113,22 +136,26 @@ export class SlicedSyncFs implements ScanFs {
     this.stats.bytesRead += n;
     return use(this.buf.subarray(0, n));
   }
-  async readText(file: string, maxBytes: number): Promise<string | null> {
+  async readText(file: string, maxBytes: number): Promise<TextRead> {
     if (this.due()) await this.pause();
     try {
-      const fd = fs.openSync(file, 'r');
+      const st = fs.statSync(file);
+      const why = special(st) ?? (st.isDirectory() ? 'is a folder' : st.size > maxBytes ? tooLarge(st.size, maxBytes) : null);
+      if (why) return { text: null, why };
+      const fd = fs.openSync(file, O_READ);
       this.stats.filesOpened++;
       try {
-        const st = fs.fstatSync(fd);
-        if (!st.isFile() || st.size > maxBytes) return null;
+        const st2 = fs.fstatSync(fd);
+        if (!st2.isFile()) return { text: null, why: 'is not a regular file; it was not read' };
+        if (st2.size > maxBytes) return { text: null, why: tooLarge(st2.size, maxBytes) };
         const b = fs.readFileSync(fd);
         this.stats.bytesRead += b.length;
-        return b.toString('utf8');
+        return { text: b.toString('utf8') };
       } finally {
         fs.closeSync(fd);
       }
-    } catch {
-      return null;
+    } catch (err) {
+      return { text: null, why: errWhy(err) };
     }
   }
 }
@@ -153,19 +180,19 @@ export class AsyncFs implements ScanFs {
   realpath(p: string): Promise<string | null> {
     return this.io.run(() => fsp.realpath(p)).catch(() => null);
   }
-  withHead<T>(file: string, use: (head: Buffer | null) => T): Promise<T> {
+  withHead<T>(file: string, use: (head: Buffer | null, why?: string) => T, regular?: boolean): Promise<T> {
     return this.io.run(
       () =>
         new Promise<T>((resolve, reject) => {
-          const done = (b: Buffer | null) => {
+          const done = (b: Buffer | null, why?: string) => {
             try {
-              resolve(use(b));
+              resolve(use(b, why));
             } catch (e) {
               reject(e);
             }
           };
-          fs.open(file, O_HEAD, (err, fd) => {
-            if (err) return done(null);
+          const open = () => fs.open(file, O_READ, (err, fd) => {
+            if (err) return done(null, errWhy(err));
             this.stats.filesOpened++;
             const buf = Buffer.allocUnsafe(HEADER_BYTES);
             fs.read(fd, buf, 0, HEADER_BYTES, 0, (rerr, n) => {
@@ -175,24 +202,35 @@ export class AsyncFs implements ScanFs {
               done(buf.subarray(0, got));
             });
           });
+          if (regular) return open();
+          fs.stat(file, (err, st) => {
+            if (err) return done(null, errWhy(err));
+            const why = special(st);
+            if (why) return done(null, why);
+            open();
+          });
         }),
     );
   }
-  readText(file: string, maxBytes: number): Promise<string | null> {
+  readText(file: string, maxBytes: number): Promise<TextRead> {
     return this.io
-      .run(async () => {
-        const fh = await fsp.open(file, 'r');
+      .run(async (): Promise<TextRead> => {
+        const st = await fsp.stat(file);
+        const why = special(st) ?? (st.isDirectory() ? 'is a folder' : st.size > maxBytes ? tooLarge(st.size, maxBytes) : null);
+        if (why) return { text: null, why };
+        const fh = await fsp.open(file, O_READ);
         this.stats.filesOpened++;
         try {
-          const st = await fh.stat();
-          if (!st.isFile() || st.size > maxBytes) return null;
+          const st2 = await fh.stat();
+          if (!st2.isFile()) return { text: null, why: 'is not a regular file; it was not read' };
+          if (st2.size > maxBytes) return { text: null, why: tooLarge(st2.size, maxBytes) };
           const b = await fh.readFile();
           this.stats.bytesRead += b.length;
-          return b.toString('utf8');
+          return { text: b.toString('utf8') };
         } finally {
           await fh.close();
         }
       })
-      .catch(() => null);
+      .catch((err: unknown): TextRead => ({ text: null, why: errWhy(err) }));
   }
 }

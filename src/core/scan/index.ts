@@ -1,7 +1,9 @@
 // Detection engine: finds WordPress plugins and themes as WordPress core does. Plain Node, no vscode.
 export { scanWorkspace, isForeignUpdateUri, DEFAULT_MAX_FILES, type ScanOptions } from './workspace';
-export { parseComposerJson, parseComposerLock, type ComposerParseResult, type InstallerPath, type InstallerRole } from './composer';
-export { parseWpEnv, wpEnvSourceSlug } from './wpenv';
+export { analyzeComposer, parseComposerJson, parseComposerLock, type ComposerParseResult, type InstallerPath, type InstallerRole } from './composer';
+export { parseWpEnv, wpEnvSource, wpEnvSourceSlug } from './wpenv';
+export { parseBlueprint, isBlueprintFile } from './blueprint';
+export { lookupDecision, decideLookups, selfSlug, isListableName, wordPressOrgUriSlug, lookupExplanation, LOOKUP_NOTE } from './lookup';
 export {
   parseFileHeaders,
   parseFileHeaderLocations,

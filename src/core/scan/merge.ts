@@ -53,6 +53,8 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     const parents = new Set<string>();
     let possibleFork = false;
     let blockTheme = false;
+    let wordpressOrgUri = false;
+    let parent: string | undefined;
     for (const c of g) {
       const vr = versionRank(c);
       if (vr > vRank) {
@@ -73,12 +75,16 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
       for (const p of c.parentOf ?? []) parents.add(p);
       possibleFork ||= c.possibleFork === true;
       blockTheme ||= c.blockTheme === true;
+      wordpressOrgUri ||= c.wordpressOrgUri === true;
+      parent ??= c.parent;
     }
     locations.sort(compareLocations);
     const merged: DetectedComponent = { kind: g[0].kind, slug: g[0].slug, name, version, locations };
     if (possibleFork) merged.possibleFork = true;
     if (parents.size) merged.parentOf = [...parents].sort();
     if (blockTheme) merged.blockTheme = true;
+    if (wordpressOrgUri) merged.wordpressOrgUri = true;
+    if (parent !== undefined) merged.parent = parent;
     out.push(merged);
   }
   return out.sort(compareComponents);

@@ -1,11 +1,13 @@
-// scanWorkspace(): walks a folder tree and finds WordPress plugins and themes the way WordPress does.
-// Plain Node (fs.promises + callback fs for the 8 KiB header reads); no vscode.
-import * as fs from 'fs';
+// scanWorkspace(): walks a folder tree and finds WordPress plugins and themes the way WordPress does, plus what
+// composer.json / composer.lock, .wp-env.json and Playground blueprints declare. Plain Node; no vscode.
+import type * as fs from 'fs';
 import * as path from 'path';
-import { isValidSlug, type ComponentLocation, type DetectedComponent, type ScanProblem, type ScanResult } from '../model';
-import { parseComposerJson, parseComposerLock, type InstallerPath } from './composer';
+import type { ComponentKind, ComponentLocation, DetectedComponent, ScanProblem, ScanResult } from '../model';
+import { isBlueprintFile, parseBlueprint } from './blueprint';
+import { analyzeComposer, type InstallerPath } from './composer';
 import { AsyncFs, SlicedSyncFs, type IoMode, type ScanFs } from './fsaccess';
 import { PLUGIN_HEADER_NAMES, THEME_HEADER_NAMES, parseFileHeaderLocations, type HeaderMatch } from './headers';
+import { decideLookups, isListableName, selfSlug, wordPressOrgUriSlug } from './lookup';
 import { mergeComponents, normalizeProblems } from './merge';
 import { lastPathPart, pluginFileSlug } from './text';
 import { parseWpEnv } from './wpenv';
@@ -29,12 +31,21 @@ export interface ScanOptions {
 }
 
 export const DEFAULT_MAX_FILES = 200_000;
-/** Folders never searched for content roots or composer files: bundled libraries carry their own headers. */
+/** Folders never searched for content roots or declarations: bundled libraries carry their own headers. */
 const SKIP_DIRS = new Set(['.git', '.svn', '.hg', 'node_modules', 'vendor', 'bower_components', 'CVS']);
-const CONFIG_FILES = new Set(['composer.json', 'composer.lock', '.wp-env.json', '.wp-env.override.json']);
+const WP_ENV_FILES = new Set(['.wp-env.json', '.wp-env.override.json']);
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+/** Folders WordPress loads plugins and themes from, inside a content root (VIP loads client-mu-plugins like mu-plugins). */
+const ROLE_DIRS = { plugins: 'plugins', 'mu-plugins': 'mu-plugins', 'client-mu-plugins': 'mu-plugins', themes: 'themes' } as const;
+type Role = 'plugins' | 'mu-plugins' | 'themes';
 
 type Dirent = fs.Dirent;
+
+/** What a folder holds as "the plugin or theme under development" (a repository root, or `.` of .wp-env.json). */
+interface SelfInfo {
+  plugin?: { slug: string; file: string; headers: Record<string, HeaderMatch> };
+  theme?: { slug: string; file: string; headers: Record<string, HeaderMatch> };
+}
 
 interface Ctx {
   root: string;
@@ -51,7 +62,12 @@ interface Ctx {
   walked: Set<string>;
   /** Real paths of plugins / mu-plugins / themes folders already scanned. */
   roleDirs: Set<string>;
-  composerFiles: { dir: string; installerPaths: InstallerPath[] }[];
+  /** installer-paths targets (scanned as role folders after the walk) and core install dirs: never walked. */
+  noWalk: Set<string>;
+  installerTargets: { dir: string; role: Role }[];
+  /** Child themes' `Template:` lines, resolved once every theme is known. */
+  parents: { child: DetectedComponent; parent: string; location: ComponentLocation }[];
+  selfCache: Map<string, Promise<SelfInfo>>;
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -65,6 +81,10 @@ function checkAbort(ctx: Ctx): void {
   }
 }
 
+function problem(ctx: Ctx, abs: string, message: string, at?: { line: number; column: number }, extra?: Partial<ScanProblem>): void {
+  ctx.problems.push({ file: rel(ctx, abs), line: at?.line ?? 1, column: at?.column ?? 1, message, ...extra });
+}
+
 /** Counts directory entries against maxFiles; false once the bound is passed. */
 function admit(ctx: Ctx, n: number): boolean {
   if (ctx.truncated) return false;
@@ -75,7 +95,7 @@ function admit(ctx: Ctx, n: number): boolean {
       file: '',
       line: 1,
       column: 1,
-      message: `Scan stopped after ${ctx.maxFiles} directory entries (maxFiles); results are incomplete.`,
+      message: `Scan stopped after ${ctx.maxFiles} directory entries (maxFiles); results are incomplete. Open a smaller folder, or exclude generated trees.`,
     });
     return false;
   }
@@ -95,14 +115,18 @@ async function isDirEntry(ctx: Ctx, dir: string, e: Dirent): Promise<boolean> {
   return ctx.fs.isDirectory(path.join(dir, e.name));
 }
 
-/** Reads the first 8 KiB and parses it at once (the buffer is reused afterwards). */
-async function headers(ctx: Ctx, file: string, names: string[], required?: string): Promise<Record<string, HeaderMatch> | null> {
+/** Reads the first 8 KiB and parses it at once (the buffer is reused afterwards). A file that is not read is a problem. */
+async function headers(ctx: Ctx, file: string, names: string[], required?: string, regular?: boolean): Promise<Record<string, HeaderMatch> | null> {
   checkAbort(ctx);
-  return ctx.fs.withHead(file, (buf) => (buf ? parseFileHeaderLocations(buf, names, required) : null));
-}
-
-function realpathOf(ctx: Ctx, p: string): Promise<string | null> {
-  return ctx.fs.realpath(p);
+  return ctx.fs.withHead(
+    file,
+    (buf, why) => {
+      if (buf) return parseFileHeaderLocations(buf, names, required);
+      problem(ctx, file, `${path.basename(file)} ${why ?? 'could not be read'}; WordPress would not list it either.`);
+      return null;
+    },
+    regular,
+  );
 }
 
 function loc(ctx: Ctx, file: string, m: HeaderMatch | undefined, source: ComponentLocation['source']): ComponentLocation {
@@ -115,16 +139,26 @@ function loc(ctx: Ctx, file: string, m: HeaderMatch | undefined, source: Compone
 export function isForeignUpdateUri(uri: string, kind: 'plugin' | 'theme', slug: string): boolean {
   const u = uri.trim();
   if (u === '') return false;
-  const s = slug.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const re =
-    kind === 'plugin'
-      ? new RegExp(`^(?:https?://)?(?:(?:www\\.)?wordpress\\.org/plugins|w\\.org/plugin)/${s}/?$`, 'i')
-      : new RegExp(`^(?:https?://)?(?:(?:www\\.)?wordpress\\.org/themes|w\\.org/theme)/${s}/?$`, 'i');
-  return !re.test(u);
+  return wordPressOrgUriSlug(u, kind) !== slug.toLowerCase();
 }
 
 /** PHP empty() on a header value. */
 const phpEmpty = (v: string | undefined) => v === undefined || v === '' || v === '0';
+
+/** Flags from a header's URIs: fork (Update URI elsewhere) and wordpress.org evidence (a URI naming the slug). */
+function uriFlags(c: DetectedComponent, h: Record<string, HeaderMatch>, uriHeader: 'Plugin URI' | 'Theme URI'): DetectedComponent {
+  const updateUri = h['Update URI']?.value;
+  if (updateUri !== undefined && isForeignUpdateUri(updateUri, c.kind, c.slug)) c.possibleFork = true;
+  if (wordPressOrgUriSlug(updateUri, c.kind) === c.slug || wordPressOrgUriSlug(h[uriHeader]?.value, c.kind) === c.slug) c.wordpressOrgUri = true;
+  return c;
+}
+
+/** A folder or file name WordPress lists: listed as it is; a name no one can display safely is a problem instead. */
+function listable(ctx: Ctx, name: string, file: string, at: { line: number; column: number } | undefined, what: string): boolean {
+  if (isListableName(name)) return true;
+  problem(ctx, file, `${what} "${name}" has a name WP Bench cannot show (control characters, or over 200 characters); skipped`, at, { slug: name });
+  return false;
+}
 
 // ---- plugins: get_plugins() -------------------------------------------------------------------
 
@@ -133,16 +167,31 @@ interface HeadedFile {
   headers: Record<string, HeaderMatch>;
 }
 
-async function readPluginHeaders(ctx: Ctx, file: string): Promise<HeadedFile | null> {
-  const h = await headers(ctx, file, PLUGIN_HEADER_NAMES, 'Plugin Name');
+async function readPluginHeaders(ctx: Ctx, file: string, regular?: boolean): Promise<HeadedFile | null> {
+  const h = await headers(ctx, file, PLUGIN_HEADER_NAMES, 'Plugin Name', regular);
   if (!h || phpEmpty(h['Plugin Name']?.value)) return null;
   return { file, headers: h };
+}
+
+/** The headed *.php files directly in `dir` (get_plugins() for one folder), `<folder>.php` first when it is headed. */
+async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderName: string): Promise<HeadedFile[]> {
+  const files = entries.filter((s) => !s.name.startsWith('.') && s.name.endsWith('.php'));
+  // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version; WordPress would list the
+  // folder's other headed files as more plugins of the same slug, which only adds locations.
+  const main = files.find((s) => s.name === folderName + '.php');
+  if (main && !ctx.allPluginFiles) {
+    const h = await readPluginHeaders(ctx, path.join(dir, main.name), main.isFile());
+    if (h) return [h];
+  }
+  const rest = main && !ctx.allPluginFiles ? files.filter((f) => f !== main) : files;
+  const headed = await Promise.all(rest.map((s) => readPluginHeaders(ctx, path.join(dir, s.name), s.isFile())));
+  return headed.filter((h): h is HeadedFile => h !== null);
 }
 
 /**
  * get_plugins(): top-level *.php and *.php directly inside each sub-folder, never deeper;
  * names starting with `.` skipped; symlinked folders followed; a file counts only with a non-empty
- * Plugin Name. Several headed files in one folder are one slug (the folder name).
+ * Plugin Name. Several headed files in one folder are one slug (the folder name, as it is).
  */
 async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
   const entries = await readDir(ctx, dir);
@@ -154,46 +203,26 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       if (await isDirEntry(ctx, dir, e)) {
         const sub = await readDir(ctx, abs);
         if (!sub) return;
-        const files = sub.filter((s) => !s.name.startsWith('.') && s.name.endsWith('.php'));
-        // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version; WordPress
-        // would list the folder's other headed files as more plugins of the same slug, which only
-        // adds locations. `allPluginFiles` reads them all.
-        const main = files.find((s) => s.name === e.name + '.php');
-        if (main && !ctx.allPluginFiles) {
-          const h = await readPluginHeaders(ctx, path.join(abs, main.name));
-          if (h) {
-            addPlugin(ctx, e.name, [h], main.name);
-            return;
-          }
-        }
-        const rest = main && !ctx.allPluginFiles ? files.filter((f) => f !== main) : files;
-        const headed = (await Promise.all(rest.map((s) => readPluginHeaders(ctx, path.join(abs, s.name))))).filter(
-          (h): h is HeadedFile => h !== null,
-        );
+        const headed = await headedPhpFiles(ctx, abs, sub, e.name);
         if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php');
       } else if (e.name.endsWith('.php')) {
-        const h = await readPluginHeaders(ctx, abs);
+        const h = await readPluginHeaders(ctx, abs, e.isFile());
         if (h) addPlugin(ctx, pluginFileSlug(e.name), [h], e.name);
       }
     }),
   );
 }
 
-function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: string): void {
+function mainFile(headed: HeadedFile[], preferred: string): HeadedFile {
   // The name and version come from `<folder>/<folder>.php` when it has a header, else the first by file name.
   headed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const main = headed.find((h) => path.basename(h.file) === preferred) ?? headed[0];
+  return headed.find((h) => path.basename(h.file) === preferred) ?? headed[0];
+}
+
+function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: string): void {
+  const main = mainFile(headed, preferred);
   const nameLoc = main.headers['Plugin Name'];
-  if (!isValidSlug(slug)) {
-    ctx.problems.push({
-      file: rel(ctx, main.file),
-      line: nameLoc.line,
-      column: nameLoc.column,
-      message: `Plugin "${nameLoc.value}" has no valid slug: "${slug}"`,
-      slug,
-    });
-    return;
-  }
+  if (!listable(ctx, slug, main.file, nameLoc, `Plugin "${nameLoc.value}"`)) return;
   const c: DetectedComponent = {
     kind: 'plugin',
     slug,
@@ -201,9 +230,7 @@ function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: stri
     version: main.headers['Version']?.value ?? null,
     locations: headed.map((h) => loc(ctx, h.file, h.headers['Plugin Name'], 'plugin-header')),
   };
-  const updateUri = main.headers['Update URI']?.value;
-  if (updateUri !== undefined && isForeignUpdateUri(updateUri, 'plugin', slug)) c.possibleFork = true;
-  ctx.components.push(c);
+  ctx.components.push(uriFlags(c, main.headers, 'Plugin URI'));
 }
 
 // ---- mu-plugins: get_mu_plugins() ---------------------------------------------------------------
@@ -212,8 +239,8 @@ function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: stri
  * get_mu_plugins(): every top-level entry ending in `.php` (WordPress does not skip `.`-names here),
  * header or not (no header: the file name is the name); `index.php` of at most 30 bytes is skipped.
  * Sub-folders of mu-plugins are NOT read: WordPress core only loads top-level files (loaders such
- * as Bedrock's autoloader load sub-folders, but that is the loader's choice, and the loader file
- * itself is what WordPress lists).
+ * as Bedrock's autoloader load sub-folders, but that is the loader's choice; what Composer installs
+ * there is declared in composer.json / composer.lock, which give those components).
  */
 async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
   const entries = await readDir(ctx, dir);
@@ -222,8 +249,14 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
     entries.map(async (e) => {
       if (!e.name.endsWith('.php')) return;
       const abs = path.join(dir, e.name);
-      const r = await ctx.fs.withHead(abs, (buf) =>
-        buf ? { size: buf.length, h: parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES) } : null,
+      const r = await ctx.fs.withHead(
+        abs,
+        (buf, why) => {
+          if (buf) return { size: buf.length, h: parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES) };
+          problem(ctx, abs, `Must-use plugin ${e.name} ${why ?? 'could not be read'}.`);
+          return null;
+        },
+        e.isFile(),
       );
       if (!r) return;
       if (e.name === 'index.php' && r.size <= 30) return; // "Silence is golden."
@@ -231,11 +264,7 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       const nameLoc = phpEmpty(headers['Plugin Name']?.value) ? undefined : headers['Plugin Name'];
       const slug = pluginFileSlug(e.name);
       const location = loc(ctx, abs, nameLoc, 'mu-plugin');
-      if (!isValidSlug(slug)) {
-        const { file, line, column } = location;
-        ctx.problems.push({ file, line, column, message: `Must-use plugin file "${e.name}" has no valid slug`, slug });
-        return;
-      }
+      if (!listable(ctx, slug, abs, location, `Must-use plugin file "${e.name}"`)) return;
       const c: DetectedComponent = {
         kind: 'plugin',
         slug,
@@ -243,9 +272,7 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
         version: headers['Version']?.value ?? null,
         locations: [location],
       };
-      const updateUri = headers['Update URI']?.value;
-      if (updateUri !== undefined && isForeignUpdateUri(updateUri, 'plugin', slug)) c.possibleFork = true;
-      ctx.components.push(c);
+      ctx.components.push(uriFlags(c, headers, 'Plugin URI'));
     }),
   );
 }
@@ -256,10 +283,9 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
  * search_theme_directories(): a folder with style.css is a theme; otherwise each sub-folder with a
  * style.css is one (group/theme). `.`-names and CVS are skipped at the top level. (Core checks the
  * group's name, not the sub-folder's, so `group/.x/style.css` is listed by WordPress: we list it
- * too, and its slug is then rejected as invalid.) Folders with no style.css at all are listed by
- * WordPress only as broken ("Stylesheet is missing") themes; we skip them.
- * A style.css without `Theme Name` is NOT an error in WP_Theme (only the theme upgrader rejects
- * such an archive): WordPress lists it under its folder name, so we report it with name null.
+ * too.) A folder with no style.css at all is listed by WordPress only as a broken theme ("Stylesheet
+ * is missing"): we say so with a problem. A style.css without `Theme Name` is NOT an error in WP_Theme:
+ * WordPress lists it under its folder name, so we report it with name null.
  */
 async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
   const entries = await readDir(ctx, dir);
@@ -275,46 +301,45 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
         await addTheme(ctx, abs, e.name, inner);
         return;
       }
+      let found = 0;
       await Promise.all(
         inner.map(async (s) => {
           if (s.isFile() || (!s.isDirectory() && !s.isSymbolicLink())) return;
           const subAbs = path.join(abs, s.name);
           const subEntries = await readDir(ctx, subAbs);
           if (subEntries && subEntries.some((x) => x.name === 'style.css')) {
+            found++;
             await addTheme(ctx, subAbs, `${e.name}/${s.name}`, subEntries);
           }
         }),
       );
+      if (found === 0 && !ctx.truncated) {
+        problem(ctx, abs, `Theme folder "${e.name}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.`, undefined, { severity: 'info' });
+      }
     }),
   );
 }
 
-function exists(ctx: Ctx, p: string): Promise<boolean> {
-  return ctx.fs.exists(p);
-}
-
-const headers_ = (ctx: Ctx, file: string) => headers(ctx, file, THEME_HEADER_NAMES);
-
 async function addTheme(ctx: Ctx, abs: string, stylesheet: string, entries: Dirent[]): Promise<void> {
   const styleFile = path.join(abs, 'style.css');
-  const headers = (await headers_(ctx, styleFile)) ?? {};
+  const styleEntry = entries.find((x) => x.name === 'style.css');
+  const headers = (await ctx.fs.withHead(
+    styleFile,
+    (buf, why) => {
+      if (buf) return parseFileHeaderLocations(buf, THEME_HEADER_NAMES);
+      problem(ctx, styleFile, `style.css ${why ?? 'could not be read'}.`);
+      return null;
+    },
+    styleEntry?.isFile(),
+  )) ?? {};
   const slug = lastPathPart(stylesheet);
   const nameLoc = headers['Theme Name'];
   const location = loc(ctx, styleFile, nameLoc, 'theme-header');
-  if (!isValidSlug(slug)) {
-    ctx.problems.push({
-      file: location.file,
-      line: location.line,
-      column: location.column,
-      message: `Theme folder "${stylesheet}" is not a valid slug`,
-      slug,
-    });
-    return;
-  }
+  if (!listable(ctx, slug, styleFile, location, 'Theme folder')) return;
   const names = new Set(entries.map((x) => x.name));
   let blockTheme = false;
   for (const d of ['templates', 'block-templates']) {
-    if (!blockTheme && names.has(d)) blockTheme = await exists(ctx, path.join(abs, d, 'index.html'));
+    if (!blockTheme && names.has(d)) blockTheme = await ctx.fs.exists(path.join(abs, d, 'index.html'));
   }
   const c: DetectedComponent = {
     kind: 'theme',
@@ -324,28 +349,104 @@ async function addTheme(ctx: Ctx, abs: string, stylesheet: string, entries: Dire
     locations: [location],
   };
   if (blockTheme) c.blockTheme = true;
-  const updateUri = headers['Update URI']?.value;
-  if (updateUri !== undefined && isForeignUpdateUri(updateUri, 'theme', slug)) c.possibleFork = true;
+  uriFlags(c, headers, 'Theme URI');
   const tpl = headers['Template'];
   // A theme naming itself as Template is "theme_child_invalid" in WP_Theme: no parent.
   if (tpl && tpl.value !== stylesheet) {
     const parent = lastPathPart(tpl.value);
-    const tplLoc = loc(ctx, styleFile, tpl, 'theme-header');
-    if (!isValidSlug(parent)) {
-      ctx.problems.push({ file: tplLoc.file, line: tplLoc.line, column: tplLoc.column, message: `Parent theme "${tpl.value}" is not a valid slug`, slug: parent });
-    } else if (parent !== slug) {
-      c.parentOf = [parent];
-      // The parent is reported even when its folder is missing, located at the child's Template line.
-      ctx.components.push({ kind: 'theme', slug: parent, name: null, version: null, locations: [tplLoc], parentOf: [slug] });
+    const tplLoc = loc(ctx, styleFile, tpl, 'theme-parent');
+    if (listable(ctx, parent, styleFile, tplLoc, 'Parent theme') && parent !== slug) {
+      c.parent = parent;
+      ctx.parents.push({ child: c, parent, location: tplLoc });
     }
   }
   ctx.components.push(c);
 }
 
+/**
+ * Parents named by child themes. A parent installed or declared in the repository is that component (the
+ * child's Template line is one more place to hover it); one that is neither (only the child is tracked, a
+ * premium parent uploaded by hand) is still part of the site: a component with the source `theme-parent`.
+ */
+function addParents(ctx: Ctx): void {
+  for (const { child, parent, location } of ctx.parents) {
+    ctx.components.push({ kind: 'theme', slug: parent, name: null, version: null, locations: [location], parentOf: [child.slug] });
+  }
+}
+
+// ---- the plugin or theme in a folder (a plugin or theme repository; `.` of .wp-env.json) ---------
+
+function selfInfo(ctx: Ctx, dir: string, entries?: Dirent[]): Promise<SelfInfo> {
+  let p = ctx.selfCache.get(dir);
+  if (!p) {
+    p = readSelf(ctx, dir, entries);
+    ctx.selfCache.set(dir, p);
+  }
+  return p;
+}
+
+async function readSelf(ctx: Ctx, dir: string, given?: Dirent[]): Promise<SelfInfo> {
+  const entries = given ?? (await readDir(ctx, dir)) ?? [];
+  const folder = path.basename(dir);
+  const out: SelfInfo = {};
+  const headed = await headedPhpFiles(ctx, dir, entries, folder);
+  if (headed.length) {
+    const main = mainFile(headed, folder + '.php');
+    const h = main.headers;
+    out.plugin = { slug: selfSlug('plugin', folder, { uri: h['Plugin URI']?.value, updateUri: h['Update URI']?.value, textDomain: h['Text Domain']?.value }), file: main.file, headers: h };
+  }
+  const style = entries.find((x) => x.name === 'style.css');
+  if (style) {
+    const file = path.join(dir, 'style.css');
+    const h = await headers(ctx, file, THEME_HEADER_NAMES, 'Theme Name', style.isFile());
+    if (h && !phpEmpty(h['Theme Name']?.value)) {
+      out.theme = { slug: selfSlug('theme', folder, { uri: h['Theme URI']?.value, updateUri: h['Update URI']?.value, textDomain: h['Text Domain']?.value }), file, headers: h };
+    }
+  }
+  return out;
+}
+
+/** The repository itself, when it is one plugin (a top-level *.php with Plugin Name) or one theme (style.css with Theme Name). */
+async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
+  const self = await selfInfo(ctx, dir, entries);
+  if (self.plugin && listable(ctx, self.plugin.slug, self.plugin.file, undefined, 'Plugin')) {
+    const h = self.plugin.headers;
+    const c: DetectedComponent = {
+      kind: 'plugin',
+      slug: self.plugin.slug,
+      name: h['Plugin Name'].value,
+      version: h['Version']?.value ?? null,
+      locations: [loc(ctx, self.plugin.file, h['Plugin Name'], 'plugin-header')],
+    };
+    ctx.components.push(uriFlags(c, h, 'Plugin URI'));
+  }
+  if (self.theme && listable(ctx, self.theme.slug, self.theme.file, undefined, 'Theme')) {
+    const h = self.theme.headers;
+    const c: DetectedComponent = {
+      kind: 'theme',
+      slug: self.theme.slug,
+      name: h['Theme Name'].value,
+      version: h['Version']?.value ?? null,
+      locations: [loc(ctx, self.theme.file, h['Theme Name'], 'theme-header')],
+    };
+    uriFlags(c, h, 'Theme URI');
+    const tpl = h['Template'];
+    if (tpl) {
+      const parent = lastPathPart(tpl.value);
+      const tplLoc = loc(ctx, self.theme.file, tpl, 'theme-parent');
+      if (parent !== c.slug && listable(ctx, parent, self.theme.file, tplLoc, 'Parent theme')) {
+        c.parent = parent;
+        ctx.parents.push({ child: c, parent, location: tplLoc });
+      }
+    }
+    ctx.components.push(c);
+  }
+}
+
 // ---- content roots and the walk ----------------------------------------------------------------
 
-async function scanRoleDir(ctx: Ctx, dir: string, role: 'plugins' | 'mu-plugins' | 'themes'): Promise<void> {
-  const real = await realpathOf(ctx, dir);
+async function scanRoleDir(ctx: Ctx, dir: string, role: Role): Promise<void> {
+  const real = await ctx.fs.realpath(dir);
   if (!real || ctx.roleDirs.has(real)) return;
   ctx.roleDirs.add(real);
   if (role === 'plugins') await scanPluginsDir(ctx, dir);
@@ -353,82 +454,143 @@ async function scanRoleDir(ctx: Ctx, dir: string, role: 'plugins' | 'mu-plugins'
   else await scanThemesDir(ctx, dir);
 }
 
-/** wp-content (or Bedrock's web/app): plugins, mu-plugins and themes. Nothing else in it is walked. */
-async function scanContentRoot(ctx: Ctx, dir: string): Promise<void> {
-  await Promise.all([
-    scanRoleDir(ctx, path.join(dir, 'plugins'), 'plugins'),
-    scanRoleDir(ctx, path.join(dir, 'mu-plugins'), 'mu-plugins'),
-    scanRoleDir(ctx, path.join(dir, 'themes'), 'themes'),
-  ]);
+/** wp-content (or Bedrock's web/app, or a VIP repository root): plugins, mu-plugins, client-mu-plugins and themes. */
+async function scanContentRoot(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
+  const names = new Set(entries.map((e) => e.name));
+  await Promise.all(
+    Object.entries(ROLE_DIRS)
+      .filter(([name]) => names.has(name))
+      .map(([name, role]) => scanRoleDir(ctx, path.join(dir, name), role)),
+  );
 }
 
-async function readConfig(ctx: Ctx, file: string): Promise<void> {
+/** How many of plugins/, themes/, mu-plugins/ (or client-mu-plugins/) a folder holds. */
+function roleDirCount(entries: Dirent[]): number {
+  const names = new Set(entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name));
+  return (names.has('plugins') ? 1 : 0) + (names.has('themes') ? 1 : 0) + (names.has('mu-plugins') || names.has('client-mu-plugins') ? 1 : 0);
+}
+
+/**
+ * A WordPress content root: `wp-content`, Bedrock's `web/app`, or a folder holding at least two of
+ * plugins/, themes/, mu-plugins/ (a repository whose root is wp-content, as WordPress VIP's are). A lone
+ * `plugins/` folder (a monorepo's packages) is walked like any other folder.
+ */
+function isContentRoot(dir: string, entries: Dirent[]): boolean {
+  const name = path.basename(dir);
+  return name === 'wp-content' || (name === 'app' && path.basename(path.dirname(dir)) === 'web') || roleDirCount(entries) >= 2;
+}
+
+async function readConfig(ctx: Ctx, file: string): Promise<string | null> {
   checkAbort(ctx);
-  const raw = await ctx.fs.readText(file, MAX_CONFIG_BYTES);
-  if (raw === null) {
-    // Unreadable or too large: say which, so a 50 MB composer.json is reported rather than silently ignored.
-    const size = await fs.promises.stat(file).then((st) => (st.isFile() ? st.size : 0), () => 0);
-    if (size > MAX_CONFIG_BYTES) {
-      ctx.problems.push({ file: rel(ctx, file), line: 1, column: 1, message: `File is ${Math.round(size / 1048576)} MB, over the ${MAX_CONFIG_BYTES / 1048576} MB read limit; skipped` });
+  const r = await ctx.fs.readText(file, MAX_CONFIG_BYTES);
+  if (r.text === null) {
+    problem(ctx, file, `${path.basename(file)} ${r.why}. WP Bench did not read what it declares.`);
+    return null;
+  }
+  return r.text.replace(/^\uFEFF/, '');
+}
+
+/** Adds one file's findings; a parser that throws loses that file only, with a problem. */
+function collect(ctx: Ctx, file: string, parse: () => { components: DetectedComponent[]; problems: ScanProblem[] }): void {
+  try {
+    const r = parse();
+    for (const c of r.components) ctx.components.push(c);
+    for (const p of r.problems) ctx.problems.push(p);
+  } catch (err) {
+    problem(ctx, file, `${path.basename(file)} could not be read: ${(err as Error).message}; the rest of the scan goes on.`);
+  }
+}
+
+/** composer.json and composer.lock of one folder, together: the lock gives types and versions, composer.json the install paths. */
+async function readComposerPair(ctx: Ctx, dir: string, names: Set<string>): Promise<void> {
+  const jsonFile = path.join(dir, 'composer.json');
+  const lockFile = path.join(dir, 'composer.lock');
+  const [json, lock] = await Promise.all([
+    names.has('composer.json') ? readConfig(ctx, jsonFile) : null,
+    names.has('composer.lock') ? readConfig(ctx, lockFile) : null,
+  ]);
+  if (json === null && lock === null) return;
+  let installerPaths: InstallerPath[] = [];
+  let coreDir: string | null = null;
+  collect(ctx, json !== null ? jsonFile : lockFile, () => {
+    const r = analyzeComposer(json !== null ? { text: json, file: rel(ctx, jsonFile) } : null, lock !== null ? { text: lock, file: rel(ctx, lockFile) } : null);
+    installerPaths = r.installerPaths;
+    coreDir = r.coreDir;
+    return r;
+  });
+  for (const ip of installerPaths) {
+    if (ip.dir === null || (ip.role !== 'plugins' && ip.role !== 'mu-plugins' && ip.role !== 'themes')) continue;
+    const target = path.resolve(dir, ip.dir);
+    if (path.relative(ctx.root, target).startsWith('..') || path.isAbsolute(ip.dir)) {
+      problem(ctx, jsonFile, `extra.installer-paths "${ip.pattern}" points outside the repository; that folder was not scanned.`, ip);
+      continue;
     }
-    return;
+    ctx.noWalk.add(target);
+    ctx.installerTargets.push({ dir: target, role: ip.role });
   }
-  const text = raw.replace(/^\uFEFF/, '');
-  const relFile = rel(ctx, file);
-  const base = path.basename(file);
-  if (base === 'composer.json') {
-    const r = parseComposerJson(text, relFile);
-    ctx.components.push(...r.components);
-    ctx.problems.push(...r.problems);
-    ctx.composerFiles.push({ dir: path.dirname(file), installerPaths: r.installerPaths });
-  } else if (base === 'composer.lock') {
-    const r = parseComposerLock(text, relFile);
-    ctx.components.push(...r.components);
-    ctx.problems.push(...r.problems);
-  } else {
-    const r = parseWpEnv(text, relFile, path.basename(path.dirname(file)));
-    ctx.components.push(...r.components);
-    ctx.problems.push(...r.problems);
-  }
+  // Core installed by Composer: its wp-content (bundled akismet, hello.php, default themes) is not the site's.
+  if (coreDir !== null) ctx.noWalk.add(path.resolve(dir, coreDir));
 }
 
-function isContentRootName(dir: string, name: string): boolean {
-  // Bedrock keeps wp-content in web/app.
-  return name === 'wp-content' || (name === 'app' && path.basename(dir) === 'web');
+async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
+  const file = path.join(dir, name);
+  const text = await readConfig(ctx, file);
+  if (text === null) return;
+  // `.` is the plugin or theme in this folder; its slug comes from its headers when it has them.
+  const needsSelf = /"\.\/?"/.test(text);
+  const self = needsSelf ? await selfInfo(ctx, dir) : {};
+  const folderSlug = selfSlug('plugin', path.basename(dir), {});
+  collect(ctx, file, () => parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug }));
 }
 
-async function walk(ctx: Ctx, dir: string, real: string, skip: ReadonlySet<string> = new Set()): Promise<void> {
-  const entries = await readDir(ctx, dir);
+async function readBlueprint(ctx: Ctx, file: string): Promise<void> {
+  const text = await readConfig(ctx, file);
+  if (text !== null) collect(ctx, file, () => parseBlueprint(text, rel(ctx, file)));
+}
+
+/** Declarations of one folder, read before its sub-folders are walked (they may exclude some of them). */
+async function readDeclarations(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
+  const names = new Set<string>();
+  for (const e of entries) if (!e.isDirectory()) names.add(e.name);
+  const jobs: Promise<void>[] = [];
+  if (names.has('composer.json') || names.has('composer.lock')) jobs.push(readComposerPair(ctx, dir, names));
+  for (const n of names) {
+    if (WP_ENV_FILES.has(n)) jobs.push(readWpEnv(ctx, dir, n));
+    else if (isBlueprintFile(n)) jobs.push(readBlueprint(ctx, path.join(dir, n)));
+  }
+  await Promise.all(jobs);
+}
+
+async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | null, skip: ReadonlySet<string> = new Set()): Promise<void> {
   if (!entries) return;
+  await readDeclarations(ctx, dir, entries);
   await Promise.all(
     entries.map(async (e) => {
+      if (skip.has(e.name) || SKIP_DIRS.has(e.name)) return;
       const abs = path.join(dir, e.name);
-      if (skip.has(e.name)) return;
-      if (e.isFile() || (e.isSymbolicLink() && CONFIG_FILES.has(e.name))) {
-        if (CONFIG_FILES.has(e.name)) await readConfig(ctx, abs);
-        return;
-      }
-      if (SKIP_DIRS.has(e.name)) return;
+      if (ctx.noWalk.has(abs)) return;
       let childReal: string | null = path.join(real, e.name);
       if (e.isSymbolicLink()) {
         if (!(await isDirEntry(ctx, dir, e))) return;
-        childReal = await realpathOf(ctx, abs); // followed once: the real path is remembered below
+        childReal = await ctx.fs.realpath(abs); // followed once: the real path is remembered below
       } else if (!e.isDirectory()) {
         return;
       }
       if (!childReal || ctx.walked.has(childReal)) return;
       ctx.walked.add(childReal);
-      if (isContentRootName(dir, e.name)) await scanContentRoot(ctx, abs);
-      else await walk(ctx, abs, childReal);
+      const sub = await readDir(ctx, abs);
+      if (!sub) return;
+      if (isContentRoot(abs, sub)) await scanContentRoot(ctx, abs, sub);
+      else await walk(ctx, abs, childReal, sub);
     }),
   );
 }
 
 /**
- * Finds plugins and themes under `root`: every wp-content (and Bedrock web/app) folder,
- * composer.json / composer.lock / .wp-env.json files outside vendor and node_modules, and the
- * folders named by composer `extra.installer-paths`. If `root` itself is a wp-content folder (or
- * holds plugins/, mu-plugins/ or themes/ folders directly) it is a content root too.
+ * Finds plugins and themes under `root`: every content root (wp-content, Bedrock web/app, a folder with two
+ * of plugins/themes/mu-plugins), composer.json / composer.lock, .wp-env.json and blueprint files outside
+ * vendor and node_modules, the folders named by composer `extra.installer-paths`, and the root itself when
+ * it is a plugin or a theme. A Composer-installed WordPress core's own wp-content is left out.
  */
 export async function scanWorkspace(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   const absRoot = path.resolve(root);
@@ -445,40 +607,36 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
     signal: options.signal,
     walked: new Set(),
     roleDirs: new Set(),
-    composerFiles: [],
+    noWalk: new Set(),
+    installerTargets: [],
+    parents: [],
+    selfCache: new Map(),
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   checkAbort(ctx);
-  const realRoot = (await realpathOf(ctx, absRoot)) ?? absRoot;
+  const realRoot = (await ctx.fs.realpath(absRoot)) ?? absRoot;
   ctx.walked.add(realRoot);
 
-  // Is the root itself a content root?
-  const roles = ['plugins', 'mu-plugins', 'themes'] as const;
-  const rootEntries = (await ctx.fs.readdir(absRoot)) ?? []; // not counted against maxFiles
-  ctx.stats.dirsRead--; // read again by the walk below
-  const rootIsContent =
-    path.basename(absRoot) === 'wp-content' ||
-    rootEntries.some((e) => (roles as readonly string[]).includes(e.name) && (e.isDirectory() || e.isSymbolicLink()));
-  const pending: Promise<void>[] = [];
-  if (rootIsContent) pending.push(scanContentRoot(ctx, absRoot));
-  pending.push(walk(ctx, absRoot, realRoot, rootIsContent ? new Set(roles) : new Set()));
-  await Promise.all(pending);
-
-  // extra.installer-paths (relative to each composer.json).
-  const extra: Promise<void>[] = [];
-  for (const cf of ctx.composerFiles) {
-    for (const ip of cf.installerPaths) {
-      if (ip.dir === null || (ip.role !== 'plugins' && ip.role !== 'mu-plugins' && ip.role !== 'themes')) continue;
-      extra.push(scanRoleDir(ctx, path.resolve(cf.dir, ip.dir), ip.role));
-    }
+  const rootEntries = await ctx.fs.readdir(absRoot); // not counted against maxFiles
+  if (!rootEntries) {
+    problem(ctx, absRoot, 'The folder could not be read.');
+  } else if (path.basename(absRoot) === 'wp-content' || roleDirCount(rootEntries) >= 2) {
+    // The root is a content root (a wp-content folder, a VIP repository): its role folders, and the rest walked.
+    await Promise.all([scanContentRoot(ctx, absRoot, rootEntries), walk(ctx, absRoot, realRoot, rootEntries, new Set(Object.keys(ROLE_DIRS)))]);
+  } else {
+    await Promise.all([addSelf(ctx, absRoot, rootEntries), walk(ctx, absRoot, realRoot, rootEntries)]);
   }
-  await Promise.all(extra);
+  // extra.installer-paths targets (relative to each composer.json).
+  await Promise.all(ctx.installerTargets.map((t) => scanRoleDir(ctx, t.dir, t.role)));
   checkAbort(ctx);
+  addParents(ctx);
 
   return {
     root: absRoot,
-    components: mergeComponents(ctx.components),
+    components: decideLookups(mergeComponents(ctx.components)),
     problems: normalizeProblems(ctx.problems),
     stats: ctx.stats,
   };
 }
+
+export type { ComponentKind };

@@ -1,55 +1,80 @@
 // .wp-env.json parsing (pure text). Slug rules follow @wordpress/env's source strings.
 import type { Node } from 'jsonc-parser';
-import { isValidSlug, type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
+import { type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
+import { isListableName } from './lookup';
 import { LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, problemAt } from './text';
 
 /**
- * Slug of a wp-env source string, or null when it is not one we understand.
- * - local path (`.`, `~/`, absolute) → last path part (a `*.php` single-file plugin loses `.php`)
- * - `https://downloads.wordpress.org/(plugin|theme)/<slug>[.ver].zip` → `<slug>`
- * - other `….zip` URL → file name without `.zip` and a trailing `.1.2.3`
+ * Slug (and version, when the source names one) of a wp-env source string, or null when it is not one we
+ * understand.
+ * - `.` → `selfSlug` (the plugin or theme in the folder holding .wp-env.json; see lookup.ts selfSlug)
+ * - other local paths (`./x`, `../x`, `~/x`, absolute) → last path part (a `*.php` single-file plugin loses `.php`)
+ * - `https://downloads.wordpress.org/(plugin|theme)/<slug>[.ver].zip` → `<slug>`, version `ver`
+ * - GitHub archives `https://github.com/OWNER/REPO/archive/REF.zip` (and codeload) → REPO, not REF
+ * - other `….zip` URL → file name without `.zip` and a trailing `.1.2.3` (the version)
  * - `git+ssh://…/repo.git#ref` (and other `.git` URLs) → repo
  * - GitHub `owner/repo[/subdir][#ref]` → subdir, else repo
  */
-export function wpEnvSourceSlug(source: string, baseDirName?: string): string | null {
+export function wpEnvSource(source: string, selfSlug?: string): { slug: string; version: string | null } | null {
   const s = source.trim();
   if (s === '') return null;
-  // "." is the folder holding .wp-env.json: the usual way to develop a plugin or theme with wp-env.
-  if ((s === '.' || s === './') && baseDirName) return baseDirName;
+  const plain = (slug: string | null) => (slug ? { slug, version: null } : null);
+  if (s === '.' || s === './') return plain(selfSlug ?? null);
   if (/^(\.|~[\\/]|\/|[A-Za-z]:[\\/])/.test(s) || s === '~') {
     const last = lastPathPart(s);
     if (last === '' || last === '.' || last === '..' || last === '~') return null;
-    return last.endsWith('.php') ? pluginFileSlug(last) : last;
+    return plain(last.endsWith('.php') ? pluginFileSlug(last) : last);
   }
   const noQuery = s.replace(/[?#].*$/, '');
   const wporg = /^https?:\/\/downloads\.wordpress\.org\/(?:plugin|theme)\/([^/]+)\.zip$/i.exec(noQuery);
-  if (wporg) return wporg[1].split('.')[0];
+  if (wporg) {
+    const dot = wporg[1].indexOf('.');
+    return dot < 0 ? plain(wporg[1]) : { slug: wporg[1].slice(0, dot), version: wporg[1].slice(dot + 1) || null };
+  }
+  const archive =
+    /^https?:\/\/github\.com\/[^/]+\/([^/]+)\/(?:archive|releases\/download)\//i.exec(noQuery) ??
+    /^https?:\/\/codeload\.github\.com\/[^/]+\/([^/]+)\//i.exec(noQuery);
+  if (archive) return plain(archive[1].replace(/\.git$/i, ''));
   if (/^https?:\/\//i.test(s) && /\.zip$/i.test(noQuery)) {
     const file = lastPathPart(noQuery).replace(/\.zip$/i, '');
-    return file.replace(/(?:\.\d+)+$/, '');
+    const v = /(?:\.\d+)+$/.exec(file);
+    return v ? { slug: file.slice(0, v.index), version: v[0].slice(1) } : plain(file);
   }
   if (/^(?:git\+)?(?:ssh|https?|git):\/\//i.test(s) || /^[^/\s]+@[^:\s]+:/.test(s)) {
     const repo = lastPathPart(noQuery.replace(/^[^/\s]+@[^:\s]+:/, ''));
-    return repo.replace(/\.git$/i, '') || null;
+    return plain(repo.replace(/\.git$/i, '') || null);
   }
   const gh = /^([^/\s#]+)\/([^/\s#]+)((?:\/[^\s#]+)?)(?:#.*)?$/.exec(s);
   if (gh) {
     const sub = lastPathPart(gh[3]);
-    return sub !== '' ? sub : gh[2].replace(/\.git$/i, '');
+    return plain(sub !== '' ? sub : gh[2].replace(/\.git$/i, ''));
   }
   return null;
 }
 
-function stringAt(node: Node, file: string, index: LineIndex, kind: ComponentKind, slug: string | null, problems: ScanProblem[]): DetectedComponent | null {
+/** The slug alone (see wpEnvSource). */
+export function wpEnvSourceSlug(source: string, selfSlug?: string): string | null {
+  return wpEnvSource(source, selfSlug)?.slug ?? null;
+}
+
+function stringAt(
+  node: Node,
+  file: string,
+  index: LineIndex,
+  kind: ComponentKind,
+  source: { slug: string; version: string | null } | null,
+  problems: ScanProblem[],
+): DetectedComponent | null {
   const start = node.offset + 1;
-  if (slug === null || !isValidSlug(slug)) {
+  const slug = source?.slug ?? null;
+  if (slug === null || !isListableName(slug)) {
     problems.push(
       problemAt(file, index, start, `Cannot use ${kind} source "${String(node.value)}" from .wp-env.json`, slug ?? String(node.value)),
     );
     return null;
   }
   const { line, column } = index.position(start);
-  return { kind, slug, name: null, version: null, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source: 'wp-env' }] };
+  return { kind, slug, name: null, version: source?.version ?? null, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source: 'wp-env' }] };
 }
 
 function child(obj: Node | undefined, key: string): Node | undefined {
@@ -61,19 +86,25 @@ function child(obj: Node | undefined, key: string): Node | undefined {
   return undefined;
 }
 
-/** Slug and kind of a mapping key such as `wp-content/plugins/x` or `wp-content/themes/y`. */
-function mappingTarget(key: string): { kind: ComponentKind; slug: string } | null {
+/**
+ * Slug and kind of a mapping key such as `wp-content/plugins/x` or `wp-content/themes/y`; a mapping into a
+ * theme group (`wp-content/themes/GROUP/THEME`) is THEME.
+ */
+function mappingTarget(key: string): { kind: ComponentKind; slug: string; version: null } | null {
   const parts = key.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
   for (let i = 0; i + 1 < parts.length; i++) {
     const dir = parts[i];
-    if (dir === 'plugins' || dir === 'mu-plugins') return { kind: 'plugin', slug: pluginFileSlug(parts[i + 1]) };
-    if (dir === 'themes') return { kind: 'theme', slug: parts[i + 1] };
+    if (dir === 'plugins' || dir === 'mu-plugins') return { kind: 'plugin', slug: pluginFileSlug(parts[i + 1]), version: null };
+    if (dir === 'themes') return { kind: 'theme', slug: parts[Math.min(i + 2, parts.length - 1)], version: null };
   }
   return null;
 }
 
-/** `.wp-env.json` (and `.wp-env.override.json`): plugins, themes, env.<name> overrides and mappings. */
-export function parseWpEnv(text: string, file: string, baseDirName?: string): { components: DetectedComponent[]; problems: ScanProblem[] } {
+/**
+ * `.wp-env.json` (and `.wp-env.override.json`): plugins, themes, env.<name> overrides and mappings.
+ * `self` gives the slug of `.` per kind (the plugin or theme in the folder holding the file; see selfSlug).
+ */
+export function parseWpEnv(text: string, file: string, self?: Partial<Record<ComponentKind, string>>): { components: DetectedComponent[]; problems: ScanProblem[] } {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
   const index = new LineIndex(text);
@@ -94,7 +125,7 @@ export function parseWpEnv(text: string, file: string, baseDirName?: string): { 
       if (arr?.type !== 'array') continue;
       for (const item of arr.children ?? []) {
         if (item.type !== 'string' || typeof item.value !== 'string') continue;
-        const c = stringAt(item, file, index, kind, wpEnvSourceSlug(item.value, baseDirName), problems);
+        const c = stringAt(item, file, index, kind, wpEnvSource(item.value, self?.[kind]), problems);
         if (c) components.push(c);
       }
     }
@@ -105,7 +136,7 @@ export function parseWpEnv(text: string, file: string, baseDirName?: string): { 
         if (!k || typeof k.value !== 'string') continue;
         const target = mappingTarget(k.value);
         if (!target) continue;
-        const c = stringAt(k, file, index, target.kind, target.slug, problems);
+        const c = stringAt(k, file, index, target.kind, target, problems);
         if (c) components.push(c);
       }
     }

@@ -1,0 +1,68 @@
+// WordPress Playground blueprints (`blueprint.json`, `*.blueprint.json`): the wordpress.org plugins and themes
+// a Playground site installs. Pure text.
+import type { Node } from 'jsonc-parser';
+import { isWordPressOrgSlug, type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
+import { LineIndex, parseJsonTree, problemAt } from './text';
+
+export function isBlueprintFile(name: string): boolean {
+  return name === 'blueprint.json' || name.endsWith('.blueprint.json');
+}
+
+function child(obj: Node | undefined, key: string): Node | undefined {
+  if (!obj || obj.type !== 'object') return undefined;
+  for (const prop of obj.children ?? []) {
+    const [k, v] = prop.children ?? [];
+    if (k && k.value === key) return v;
+  }
+  return undefined;
+}
+
+const RESOURCE_KIND: Record<string, ComponentKind> = {
+  'wordpress.org/plugins': 'plugin',
+  wordpressorgplugin: 'plugin',
+  'wordpress.org/themes': 'theme',
+  wordpressorgtheme: 'theme',
+};
+
+/** `blueprint.json`: the `plugins` shorthand and installPlugin / installTheme steps naming wordpress.org items. */
+export function parseBlueprint(text: string, file: string): { components: DetectedComponent[]; problems: ScanProblem[] } {
+  const problems: ScanProblem[] = [];
+  const components: DetectedComponent[] = [];
+  const index = new LineIndex(text);
+  const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
+  if (!root || root.type !== 'object') return { components, problems };
+
+  const add = (kind: ComponentKind, node: Node) => {
+    const slug = typeof node.value === 'string' ? node.value.trim() : '';
+    if (!isWordPressOrgSlug(slug)) {
+      problems.push(problemAt(file, index, node.offset + 1, `Blueprint ${kind} "${String(node.value)}" is not a wordpress.org slug; not looked up`, slug));
+      return;
+    }
+    const { line, column } = index.position(node.offset + 1);
+    components.push({ kind, slug, name: null, version: null, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source: 'blueprint' }] });
+  };
+  /** A resource reference: wordpress.org items become components; anything else is said, not counted. */
+  const resource = (ref: Node | undefined, kind: ComponentKind, at: Node) => {
+    if (ref?.type === 'string') return add(kind, ref); // `plugins` shorthand: a slug (or a URL, refused with a note)
+    const res = child(ref, 'resource');
+    const type = typeof res?.value === 'string' ? res.value.toLowerCase() : '';
+    const slugNode = child(ref, 'slug');
+    if (RESOURCE_KIND[type] === kind && slugNode?.type === 'string') return add(kind, slugNode);
+    problems.push({
+      ...problemAt(file, index, (res ?? at).offset, `Blueprint installs a ${kind} from ${type ? `a "${type}" resource` : 'a resource'} that is not a wordpress.org item; WP Bench cannot look it up`),
+      severity: 'info',
+    });
+  };
+
+  const shorthand = child(root, 'plugins');
+  if (shorthand?.type === 'array') for (const item of shorthand.children ?? []) resource(item, 'plugin', item);
+  const steps = child(root, 'steps');
+  if (steps?.type === 'array') {
+    for (const step of steps.children ?? []) {
+      const name = child(step, 'step')?.value;
+      if (name === 'installPlugin') resource(child(step, 'pluginData') ?? child(step, 'pluginZipFile'), 'plugin', step);
+      else if (name === 'installTheme') resource(child(step, 'themeData') ?? child(step, 'themeZipFile'), 'theme', step);
+    }
+  }
+  return { components, problems };
+}
