@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isLoopbackHost } from './core/api/client';
 import type { TransportFactory } from './core/api/transport';
+import { isDeclarationFile } from './core/scan/document';
 import { ApiKeyStore } from './vscode/apiKey';
 import { Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
@@ -93,15 +94,14 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
     // Live while composer.json is edited: debounced, and only new slugs are fetched.
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length === 0) return;
-      const name = path.basename(e.document.uri.fsPath);
-      if (name === 'composer.json' || name === 'composer.lock' || name === '.wp-env.json') {
+      if (isDeclarationFile(path.basename(e.document.uri.fsPath))) {
         debounce(e.document.uri.toString(), 400, () => void bench.updateDocument(e.document));
       }
     }),
     vscode.workspace.onDidCloseTextDocument((d) => bench.forgetDocument(d)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void bench.lookupAll()),
   );
-  const watcher = vscode.workspace.createFileSystemWatcher('**/{composer.json,composer.lock,.wp-env.json,.wp-bench.json,style.css}');
+  const watcher = vscode.workspace.createFileSystemWatcher('**/{composer.json,composer.lock,.wp-env.json,.wp-env.override.json,.wp-bench.json,style.css,blueprint.json,*.blueprint.json}');
   const rescanSoon = () => debounce('rescan', 1500, () => void bench.rescan());
   context.subscriptions.push(watcher, watcher.onDidCreate(rescanSoon), watcher.onDidDelete(rescanSoon), watcher.onDidChange(rescanSoon));
   context.subscriptions.push(

@@ -9,10 +9,10 @@ import type { TransportFactory } from '../core/api/transport';
 import { DiskCache } from '../core/cache/diskCache';
 import type { Logger } from '../core/logger';
 import { LookupService, type LookupItem, type LookupOutcome } from '../core/lookupService';
-import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, QuotaSnapshot, ScanProblem } from '../core/model';
-import { isLocalOnly, judge, type Judgement } from '../core/report/judge';
+import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, LookupDecision, QuotaSnapshot, ScanProblem } from '../core/model';
+import { judge, type Judgement } from '../core/report/judge';
 import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../core/teamConfig';
-import { parseComposerJson, parseComposerLock, parseWpEnv, scanWorkspace } from '../core/scan';
+import { isDeclarationFile, lookupDecision, parseDeclarationDocument, scanWorkspace } from '../core/scan';
 import type { ApiKeyStore } from './apiKey';
 import { readSettings, type Settings } from './config';
 
@@ -22,13 +22,14 @@ export interface ComponentEntry {
   name: string | null;
   version: string | null;
   /** Absolute file paths with 1-based line/column. */
-  locations: { file: string; line: number; column: number; length: number; source: string }[];
+  locations: { file: string; line: number; column: number; length: number; source: ComponentLocation['source'] }[];
   /** Its header's Update URI points away from wordpress.org (a fork or a custom plugin with a w.org-like slug). */
   possibleFork: boolean;
+  /** A header's Plugin/Theme/Update URI names this slug on wordpress.org. */
+  wordpressOrgUri: boolean;
+  /** Looked up, or why not (core's lookupDecision over every place that declares it; `ignored` is not set here). */
+  lookup: LookupDecision;
 }
-
-// Header-only components whose Update URI is not wordpress.org are never looked up by themselves.
-export { isLocalOnly };
 
 export interface UiPorts {
   /** Asks the user; resolves to the chosen item title or undefined. */
@@ -37,8 +38,6 @@ export interface UiPorts {
   info(message: string, ...items: string[]): Thenable<string | undefined>;
   runCommand(id: string): Thenable<unknown>;
 }
-
-const LIVE_FILES = new Set(['composer.json', 'composer.lock', '.wp-env.json']);
 
 export function entryKey(kind: ComponentKind, slug: string): string {
   return `${kind}/${slug}`;
@@ -52,8 +51,8 @@ export class Bench implements vscode.Disposable {
   private readonly cache: DiskCache;
   /** Scan results per workspace folder root. */
   private readonly scanned = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
-  /** Live parses of open, edited files (absolute path → components), overriding the scan for that file. */
-  private readonly live = new Map<string, DetectedComponent[]>();
+  /** Live parses of open, edited files (absolute path → components and problems), overriding the scan for that file. */
+  private readonly live = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
   private entries: ComponentEntry[] = [];
   /** `.wp-bench.json` of the first workspace folder (the team's shared settings). */
   private team: { root: string; config: TeamConfig; problems: ScanProblem[] } | undefined;
@@ -116,8 +115,17 @@ export class Bench implements vscode.Disposable {
     return this.entries;
   }
 
-  get problems(): ScanProblem[] {
-    return [...this.scanned.values()].flatMap((s) => s.problems);
+  /** Scan problems with absolute file paths (an edited file's own problems replace the scan's). */
+  get problems(): (ScanProblem & { absFile: string })[] {
+    const out: (ScanProblem & { absFile: string })[] = [];
+    for (const [root, s] of this.scanned) {
+      for (const p of s.problems) {
+        const absFile = path.join(root, ...p.file.split('/'));
+        if (!this.live.has(absFile)) out.push({ ...p, absFile });
+      }
+    }
+    for (const [absFile, l] of this.live) for (const p of l.problems) out.push({ ...p, absFile });
+    return out;
   }
 
   isIgnored(slug: string): boolean {
@@ -148,7 +156,8 @@ export class Bench implements vscode.Disposable {
       name: e.name,
       version: e.version,
       possibleFork: e.possibleFork,
-      locations: e.locations.map((l) => ({ ...l, file: path.relative(root, l.file).split(path.sep).join('/'), source: l.source as ComponentLocation['source'] })),
+      lookup: e.lookup,
+      locations: e.locations.map((l) => ({ ...l, file: path.relative(root, l.file).split(path.sep).join('/'), source: l.source })),
     }));
     const grade = this.minimumGrade.charAt(0).toUpperCase();
     return judge({
@@ -273,16 +282,15 @@ export class Bench implements vscode.Disposable {
     await this.lookupAll();
   }
 
-  /** Re-parses an edited composer.json/composer.lock/.wp-env.json; only new slugs are looked up. */
+  /** Re-parses an edited composer.json/composer.lock/.wp-env.json/blueprint; only new slugs are looked up. */
   async updateDocument(document: vscode.TextDocument): Promise<void> {
-    if (document.uri.scheme !== 'file' || !LIVE_FILES.has(path.basename(document.uri.fsPath))) return;
+    if (document.uri.scheme !== 'file' || !isDeclarationFile(path.basename(document.uri.fsPath))) return;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     if (!folder) return;
     const rel = path.relative(folder.uri.fsPath, document.uri.fsPath).split(path.sep).join('/');
-    const text = document.getText();
-    const base = path.basename(rel);
-    const parsed = base === 'composer.json' ? parseComposerJson(text, rel) : base === 'composer.lock' ? parseComposerLock(text, rel) : parseWpEnv(text, rel, path.basename(path.dirname(document.uri.fsPath)));
-    this.live.set(document.uri.fsPath, parsed.components);
+    const parsed = await parseDeclarationDocument(document.uri.fsPath, document.getText(), rel);
+    if (!parsed || document.isClosed) return;
+    this.live.set(document.uri.fsPath, parsed);
     this.rebuildEntries();
     this.emitter.fire();
     await this.lookupAll();
@@ -325,19 +333,22 @@ export class Bench implements vscode.Disposable {
       const key = entryKey(c.kind, c.slug);
       const existing = merged.get(key);
       if (existing) {
-        existing.locations.push(...locations);
+        for (const l of locations) existing.locations.push(l);
         existing.name ??= c.name;
         existing.version ??= c.version;
         existing.possibleFork ||= c.possibleFork === true;
+        existing.wordpressOrgUri ||= c.wordpressOrgUri === true;
       } else {
-        merged.set(key, { kind: c.kind, slug: c.slug, name: c.name, version: c.version, locations, possibleFork: c.possibleFork === true });
+        merged.set(key, { kind: c.kind, slug: c.slug, name: c.name, version: c.version, locations, possibleFork: c.possibleFork === true, wordpressOrgUri: c.wordpressOrgUri === true, lookup: 'yes' });
       }
     };
     for (const [root, result] of this.scanned) for (const c of result.components) add(root, c, (f) => !this.live.has(f));
-    for (const [file, components] of this.live) {
+    for (const [file, parsed] of this.live) {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
-      if (folder) for (const c of components) add(folder.uri.fsPath, c, () => true);
+      if (folder) for (const c of parsed.components) add(folder.uri.fsPath, c, () => true);
     }
+    // The same rule as the scan, over every place that declares it (scan and live edits together).
+    for (const e of merged.values()) e.lookup = lookupDecision(e);
     this.entries = [...merged.values()];
   }
 
@@ -351,7 +362,7 @@ export class Bench implements vscode.Disposable {
    * the per-scan bound allow it.
    */
   async lookupAll(opts: { force?: boolean; only?: LookupItem[]; consented?: boolean } = {}): Promise<void> {
-    const items: LookupItem[] = opts.only ?? this.activeEntries.filter((e) => !isLocalOnly(e)).map((e) => ({ kind: e.kind, slug: e.slug }));
+    const items: LookupItem[] = opts.only ?? this.activeEntries.filter((e) => e.lookup === 'yes').map((e) => ({ kind: e.kind, slug: e.slug }));
     if (!this.client) {
       this.emitter.fire();
       return;

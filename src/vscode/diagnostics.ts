@@ -2,6 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isWorseThan } from '../core/format';
+import type { ScanProblem } from '../core/model';
+import { plainText } from '../core/report/judge';
 import type { Bench } from './bench';
 import type { LocationIndex } from './hover';
 
@@ -51,18 +53,22 @@ export class BenchDiagnostics implements vscode.Disposable {
       }
       if (diagnostics.length) this.collection.set(vscode.Uri.file(file), diagnostics);
     }
-    // Problems in .wp-bench.json (unknown keys, refused apiUrl/key, bad values), where the team edits them.
+    // Problems where they are: scan problems (malformed files, refused entries, unreadable files) and
+    // .wp-bench.json problems (unknown keys, refused apiUrl/key, bad values). Nothing skipped silently.
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const add = (absFile: string, p: ScanProblem, code: string) => {
+      const severity = p.severity === 'info' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning;
+      const d = new vscode.Diagnostic(new vscode.Range(p.line - 1, p.column - 1, p.line - 1, p.column + 40), plainText(p.message, 400), severity);
+      d.source = SOURCE;
+      d.code = code;
+      byFile.set(absFile, [...(byFile.get(absFile) ?? []), d]);
+    };
+    for (const p of this.bench.problems) if (p.file) add(p.absFile, p, 'scan');
     const team = this.bench.teamConfig;
-    if (team?.problems.length) {
-      const byFile = new Map<string, vscode.Diagnostic[]>();
-      for (const p of team.problems) {
-        const d = new vscode.Diagnostic(new vscode.Range(p.line - 1, p.column - 1, p.line - 1, p.column + 40), p.message, vscode.DiagnosticSeverity.Warning);
-        d.source = SOURCE;
-        d.code = 'team-config';
-        const file = path.join(team.root, ...p.file.split('/'));
-        byFile.set(file, [...(byFile.get(file) ?? []), d]);
-      }
-      for (const [file, list] of byFile) this.collection.set(vscode.Uri.file(file), list);
+    for (const p of team?.problems ?? []) add(path.join(team!.root, ...p.file.split('/')), p, 'team-config');
+    for (const [file, list] of byFile) {
+      const uri = vscode.Uri.file(file);
+      this.collection.set(uri, [...(this.collection.get(uri) ?? []), ...list]);
     }
   }
 
@@ -79,7 +85,7 @@ export class BenchQuickFixes implements vscode.CodeActionProvider {
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics) {
-      if (diagnostic.source !== SOURCE) continue;
+      if (diagnostic.source !== SOURCE || diagnostic.code === 'scan' || diagnostic.code === 'team-config') continue;
       const hit = this.index.at(document.uri, diagnostic.range.start);
       if (!hit) continue;
       const { kind, slug } = hit.entry;

@@ -1,12 +1,16 @@
 // Hovers on package names, plugin/theme header lines and .wp-env.json entries. Cache-only: never a request.
 import * as vscode from 'vscode';
 import { hoverMarkdown } from '../core/present';
-import { isLocalOnly, type Bench, type ComponentEntry } from './bench';
+import { lookupExplanation } from '../core/scan/lookup';
+import type { Bench, ComponentEntry } from './bench';
 
 export const DOCUMENT_SELECTOR: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/composer.json' },
   { scheme: 'file', pattern: '**/composer.lock' },
   { scheme: 'file', pattern: '**/.wp-env.json' },
+  { scheme: 'file', pattern: '**/.wp-env.override.json' },
+  { scheme: 'file', pattern: '**/blueprint.json' },
+  { scheme: 'file', pattern: '**/*.blueprint.json' },
   { scheme: 'file', pattern: '**/*.php' },
   { scheme: 'file', pattern: '**/style.css' },
 ];
@@ -46,10 +50,11 @@ export function hoverFor(bench: Bench, entry: ComponentEntry): vscode.MarkdownSt
   if (!bench.hasApiUrl) notice = 'No API address set: run "WP Bench: Set API Address".';
   else if (!bench.hasKey) notice = 'No API key set: run "WP Bench: Set API Key".';
   else if (bench.isIgnored(entry.slug)) notice = 'Ignored in this workspace (wpBench.ignore).';
-  else if (entry.possibleFork) {
-    notice = isLocalOnly(entry) && !bench.outcome(entry.kind, entry.slug)
-      ? 'Not looked up: its Update URI says this copy does not come from wordpress.org. Use "WP Bench: Look Up Plugin…" to see the wordpress.org item.'
-      : 'Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.';
+  else if (entry.lookup !== 'yes' && !bench.outcome(entry.kind, entry.slug)) notice = lookupExplanation(entry);
+  else if (entry.possibleFork) notice = 'Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.';
+  if (entry.locations.every((l) => l.source === 'theme-parent')) {
+    const inRepo = 'The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).';
+    notice = notice ? `${inRepo} ${notice}` : inRepo;
   }
   const md = new vscode.MarkdownString(hoverMarkdown(entry.kind, entry.slug, bench.outcome(entry.kind, entry.slug), { notice, name: entry.name }));
   // API strings are escaped by hoverMarkdown; the string itself is never trusted with commands or HTML.

@@ -3,8 +3,10 @@ import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
 import { budgetLines } from '../core/report/formats';
 import { compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
-import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../core/model';
-import { isLocalOnly, type Bench, type ComponentEntry } from './bench';
+import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
+import { plainText } from '../core/report/judge';
+import { LOOKUP_NOTE } from '../core/scan/lookup';
+import type { Bench, ComponentEntry } from './bench';
 import { hoverFor } from './hover';
 
 export type Node =
@@ -12,7 +14,9 @@ export type Node =
   | { type: 'total-context'; context: ContextName }
   | { type: 'group'; kind: ComponentKind }
   | { type: 'component'; entry: ComponentEntry }
-  | { type: 'context'; entry: ComponentEntry; context: ContextName };
+  | { type: 'context'; entry: ComponentEntry; context: ContextName }
+  | { type: 'problems' }
+  | { type: 'problem'; problem: ScanProblem & { absFile: string } };
 
 const CONTEXT_LABEL: Record<ContextName, string> = { activation: 'Activation', homepage: 'Homepage', admin: 'Admin' };
 
@@ -55,6 +59,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
       if (this.bench.components.length === 0 || !this.bench.hasApiUrl || !this.bench.hasKey) return [];
       const groups: Node[] = [{ type: 'total' }];
       for (const kind of ['plugin', 'theme'] as const) if (this.visible(kind).length) groups.push({ type: 'group', kind });
+      if (this.bench.problems.length) groups.push({ type: 'problems' });
       return groups;
     }
     switch (node.type) {
@@ -62,6 +67,8 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         return CONTEXT_NAMES.map((context) => ({ type: 'total-context', context }) as Node);
       case 'group':
         return this.visible(node.kind).map((entry) => ({ type: 'component', entry }) as Node);
+      case 'problems':
+        return this.bench.problems.map((problem) => ({ type: 'problem', problem }) as Node);
       case 'component': {
         const r = this.bench.outcome(node.entry.kind, node.entry.slug)?.result;
         return r?.state === 'benchmarked' ? CONTEXT_NAMES.map((context) => ({ type: 'context', entry: node.entry, context }) as Node) : [];
@@ -126,13 +133,34 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
           result?.state === 'benchmarked' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `wpBench.c.${entry.kind}.${entry.slug}`;
-        item.description = !outcome && isLocalOnly(entry) ? 'not from wordpress.org' : summaryText(outcome);
+        const notInRepo = entry.locations.every((l) => l.source === 'theme-parent') ? ' · not in this repository' : '';
+        item.description = (!outcome && entry.lookup !== 'yes' ? LOOKUP_NOTE[entry.lookup] : summaryText(outcome)) + notInRepo;
         item.tooltip = hoverFor(this.bench, entry);
         if (result?.state === 'benchmarked') item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(result.record.grade));
         else if (outcome?.error && !result) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
         else item.iconPath = new vscode.ThemeIcon('circle-outline');
         item.contextValue = result && result.state !== 'not-in-dataset' && result.record.profileUrl ? 'component.withProfile' : 'component';
         item.command = { command: 'wpBench.openDeclaration', title: 'Open declaration', arguments: [node] };
+        return item;
+      }
+      case 'problems': {
+        const n = this.bench.problems.length;
+        const item = new vscode.TreeItem('Problems', vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = `${formatCount(n)} — files or entries WP Bench could not use`;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.id = 'wpBench.problems';
+        return item;
+      }
+      case 'problem': {
+        const p = node.problem;
+        const item = new vscode.TreeItem(plainText(p.message, 200), vscode.TreeItemCollapsibleState.None);
+        item.description = p.file ? `${p.file}:${p.line}` : '';
+        item.tooltip = plainText(p.message, 400);
+        item.iconPath = new vscode.ThemeIcon(p.severity === 'info' ? 'info' : 'warning');
+        if (p.file) {
+          const at = new vscode.Range(p.line - 1, p.column - 1, p.line - 1, p.column - 1);
+          item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(p.absFile), { selection: at }] };
+        }
         return item;
       }
       case 'context': {

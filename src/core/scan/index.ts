@@ -18,3 +18,5 @@ export {
 export { mergeComponents, normalizeProblems, compareComponents, compareLocations } from './merge';
 export { pluginFileSlug } from './text';
 export { AsyncFs, SlicedSyncFs, type IoMode, type ScanFs } from './fsaccess';
+export { parseDeclarationDocument, isDeclarationFile } from './document';
+export { selfSlugsOf } from './workspace';

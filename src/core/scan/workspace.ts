@@ -537,8 +537,7 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
   const text = await readConfig(ctx, file);
   if (text === null) return;
   // `.` is the plugin or theme in this folder; its slug comes from its headers when it has them.
-  const needsSelf = /"\.\/?"/.test(text);
-  const self = needsSelf ? await selfInfo(ctx, dir) : {};
+  const self = /"\.\/?"/.test(text) ? await selfInfo(ctx, dir) : {};
   const folderSlug = selfSlug('plugin', path.basename(dir), {});
   collect(ctx, file, () => parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug }));
 }
@@ -586,14 +585,7 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
   );
 }
 
-/**
- * Finds plugins and themes under `root`: every content root (wp-content, Bedrock web/app, a folder with two
- * of plugins/themes/mu-plugins), composer.json / composer.lock, .wp-env.json and blueprint files outside
- * vendor and node_modules, the folders named by composer `extra.installer-paths`, and the root itself when
- * it is a plugin or a theme. A Composer-installed WordPress core's own wp-content is left out.
- */
-export async function scanWorkspace(root: string, options: ScanOptions = {}): Promise<ScanResult> {
-  const absRoot = path.resolve(root);
+function newCtx(absRoot: string, options: ScanOptions): Ctx {
   const ctx: Ctx = {
     root: absRoot,
     stats: { filesOpened: 0, bytesRead: 0, dirsRead: 0 },
@@ -613,6 +605,26 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
     selfCache: new Map(),
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
+  return ctx;
+}
+
+/** The slugs `.` stands for in a .wp-env.json of `dir` (as a plugin, as a theme): see selfSlug. */
+export async function selfSlugsOf(dir: string): Promise<{ plugin: string; theme: string }> {
+  const ctx = newCtx(path.resolve(dir), { io: 'async', concurrency: 8 });
+  const self = await selfInfo(ctx, ctx.root);
+  const folderSlug = selfSlug('plugin', path.basename(ctx.root), {});
+  return { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug };
+}
+
+/**
+ * Finds plugins and themes under `root`: every content root (wp-content, Bedrock web/app, a folder with two
+ * of plugins/themes/mu-plugins), composer.json / composer.lock, .wp-env.json and blueprint files outside
+ * vendor and node_modules, the folders named by composer `extra.installer-paths`, and the root itself when
+ * it is a plugin or a theme. A Composer-installed WordPress core's own wp-content is left out.
+ */
+export async function scanWorkspace(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const absRoot = path.resolve(root);
+  const ctx = newCtx(absRoot, options);
   checkAbort(ctx);
   const realRoot = (await ctx.fs.realpath(absRoot)) ?? absRoot;
   ctx.walked.add(realRoot);

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { quotaText } from '../../../src/vscode/statusBar';
 import type { Node } from '../../../src/vscode/tree';
-import { isLocalOnly } from '../../../src/vscode/bench';
 import { API_URL, KEYS, api, hoverText, positionOf, usage, waitFor, workspaceFile } from './util';
 
 describe('WP Bench in VS Code', function () {
@@ -56,7 +55,7 @@ describe('WP Bench in VS Code', function () {
     assert.deepEqual(result, { saved: true, tier: 'pro' });
     const a = await api();
     await waitFor('lookups', () => a.bench.outcome('plugin', 'woocommerce')?.result && a.bench.state === 'idle');
-    const unique = a.bench.activeEntries.filter((e) => !isLocalOnly(e)).length;
+    const unique = a.bench.activeEntries.filter((e) => e.lookup === 'yes').length;
     assert.equal((await usage(KEYS.pro)) - before, unique, 'exactly one counted request per unique slug');
     await a.bench.lookupAll();
     assert.equal((await usage(KEYS.pro)) - before, unique, 'cached slugs cost nothing');
