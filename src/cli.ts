@@ -16,7 +16,7 @@ import { diffJudgements, type ComponentDiff } from './core/report/diff';
 import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
-import { scanWorkspace } from './core/scan';
+import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
 
 const VERSION = '0.1.0';
@@ -146,21 +146,27 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
   if (parsed.positional.length > 2) throw new UsageError('scan takes at most one folder');
   const dir = path.resolve(io.cwd, parsed.positional[1] ?? '.');
   const result = await scanWorkspace(dir);
+  // The team's ignore list (.wp-bench.json) says what `check` and the extension never look up.
+  const team = await loadTeamConfig(dir).catch(() => undefined);
+  const ignored = new Set(team?.config.ignore ?? []);
+  for (const c of result.components) if (ignored.has(c.slug) && c.lookup === 'yes') c.lookup = 'ignored';
   if (parsed.flags.has('--json')) {
     io.out(scanToJson(result));
   } else if (result.components.length === 0) {
     io.out(`No plugins or themes found in ${dir}.`);
   } else {
-    const rows = [['KIND', 'SLUG', 'VERSION', 'NAME', 'DECLARED IN']];
+    const rows = [['KIND', 'SLUG', 'VERSION', 'NAME', 'LOOKED UP', 'DECLARED IN']];
     for (const c of result.components) {
       const first = c.locations[0];
       const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
-      rows.push([c.kind, c.slug, c.version ?? '-', c.name ?? '-', where]);
+      const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
+      rows.push([c.kind, c.slug, c.version ?? '-', c.name ?? '-', lookup, where]);
     }
     io.out(textTable(rows));
-    io.out(`\n${result.components.length} components.`);
+    const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
+    io.out(`\n${result.components.length} components${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${result.problems.length} problems (on stderr)` : ''}.`);
   }
-  for (const p of result.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
+  for (const p of result.problems) io.err(`wp-bench: ${p.file || dir}:${p.line}: ${p.message}`);
   return EXIT.ok;
 }
 

@@ -86,7 +86,7 @@ export interface Finding {
 }
 
 export type ComponentState = 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'unknown';
-export type UnknownReason = 'limit' | 'offline' | 'local' | 'error' | 'not-looked-up';
+export type UnknownReason = 'limit' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'error' | 'not-looked-up';
 
 export interface ComponentVerdict {
   kind: ComponentKind;
@@ -245,7 +245,9 @@ function verdictFor(c: DetectedComponent, outcome: LookupOutcome | undefined, in
   };
   if (outcome?.error) v.error = outcome.error.message;
   if (!result) {
-    const skipped = input.skipped?.get(key) ?? (isLocalOnly(c) ? 'local' : undefined);
+    // Never looked up (the scan's lookup decision) wins over why a lookup was skipped in this run.
+    const never: UnknownReason | undefined = !isLocalOnly(c) ? undefined : c.lookup === 'not-a-wordpress-org-slug' || c.lookup === 'not-from-wordpress-org' ? c.lookup : 'local';
+    const skipped = never ?? input.skipped?.get(key);
     v.unknownReason = skipped ?? (outcome?.error ? 'error' : 'not-looked-up');
     return v;
   }
@@ -314,6 +316,10 @@ function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number
             ? 'it is not in the cache (--offline)'
             : v.unknownReason === 'local'
               ? 'its header\'s Update URI says it is not the wordpress.org item (a fork or a custom plugin), so it is never looked up'
+              : v.unknownReason === 'not-a-wordpress-org-slug'
+                ? 'its folder or file name is not a wordpress.org slug, so it cannot be a wordpress.org item and is never looked up'
+                : v.unknownReason === 'not-from-wordpress-org'
+                  ? 'it is a must-use plugin and nothing says it is the wordpress.org item, so it is never looked up'
               : v.unknownReason === 'error'
               ? `the lookup failed: ${plainText(v.error ?? 'error', 200)}`
               : 'it was not looked up';
