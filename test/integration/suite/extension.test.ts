@@ -140,6 +140,42 @@ describe('WP Bench in VS Code', function () {
     }
   });
 
+  it('lists a non-wordpress.org folder without a request, and shows scan problems as diagnostics and a Problems node', async () => {
+    const a = await api();
+    const divi = workspaceFile('wp-content/themes/Divi/style.css');
+    const blueprint = workspaceFile('demo.blueprint.json');
+    await vscode.workspace.fs.writeFile(divi, Buffer.from('/*\nTheme Name: Divi\nVersion: 4.27.0\n*/\n'));
+    await vscode.workspace.fs.writeFile(blueprint, Buffer.from('{\n  "plugins": ["https://example.com/custom.zip"],\n  "steps": [\n'));
+    const before = await usage(KEYS.pro);
+    try {
+      await a.bench.rescan();
+      const entry = a.bench.components.find((c) => c.kind === 'theme' && c.slug === 'Divi');
+      assert.equal(entry?.lookup, 'not-a-wordpress-org-slug');
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', divi, await positionOf(divi, 'Divi'));
+      assert.match(hoverText(hovers), /not a wordpress\\?\.org slug/);
+      const themes = a.tree.getChildren(a.tree.getChildren().find((n) => n.type === 'group' && n.kind === 'theme'));
+      const row = themes.map((n) => a.tree.getTreeItem(n)).find((t) => t.label === 'Divi');
+      assert.equal(row?.description, 'not a wordpress.org slug');
+      // The malformed blueprint: a warning where it is, and the tree's Problems node leads to it.
+      const diags = await waitFor('blueprint diagnostics', () => {
+        const d = vscode.languages.getDiagnostics(blueprint).filter((x) => x.source === 'WP Bench' && x.code === 'scan');
+        return d.length ? d : undefined;
+      });
+      assert.ok(diags.some((d) => /Invalid JSON/.test(d.message)), diags.map((d) => d.message).join(' | '));
+      const problems = a.tree.getChildren().find((n) => n.type === 'problems');
+      assert.ok(problems, 'a Problems node in the tree');
+      const items = a.tree.getChildren(problems).map((n) => a.tree.getTreeItem(n));
+      assert.ok(items.some((i) => String(i.description).startsWith('demo.blueprint.json:')), items.map((i) => i.description).join(', '));
+      await a.bench.lookupAll();
+      assert.equal(await usage(KEYS.pro), before, 'nothing was sent for Divi');
+    } finally {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(divi, '..'), { recursive: true });
+      await vscode.workspace.fs.delete(blueprint);
+      await a.bench.rescan();
+    }
+    assert.equal(a.tree.getChildren().find((n) => n.type === 'problems'), undefined, 'fixed files leave no problem behind');
+  });
+
   it('exports the same Markdown and JSON report as wp-bench check', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const md = await vscode.commands.executeCommand<string>('wpBench.exportReport', { format: 'markdown', path: `${folder}/report.md` });
