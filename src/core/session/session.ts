@@ -1,0 +1,664 @@
+// One workspace session: what the workspace declares (scans + live edits, per folder), what the API said about it
+// (one store of outcomes per API address), the team config, and every rule about when a request may be sent
+// (key, trust, consent, per-scan limit, quota block, rejected key, recent failures). No vscode: the editor reaches
+// it through SessionHost, and plain-Node tests drive it with fakes.
+import * as path from 'node:path';
+import { BenchClient, normaliseApiUrl } from '../api/client';
+import { ApiError } from '../api/errors';
+import { mergeSnapshots } from '../api/quota';
+import type { TransportFactory } from '../api/transport';
+import { DiskCache } from '../cache/diskCache';
+import type { Logger } from '../logger';
+import { LookupService, type LookupItem, type LookupOutcome } from '../lookupService';
+import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, LookupDecision, QuotaSnapshot, ScanProblem, ScanResult } from '../model';
+import { judge, type Judgement } from '../report/judge';
+import { lookupDecision, parseDeclarationDocument, scanWorkspace } from '../scan';
+import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../teamConfig';
+import { DisposableStore, Emitter } from './events';
+import { QuotaGuard } from './quotaGuard';
+
+export interface ComponentEntry {
+  kind: ComponentKind;
+  slug: string;
+  name: string | null;
+  version: string | null;
+  /** Absolute file paths with 1-based line/column. */
+  locations: { file: string; line: number; column: number; length: number; source: ComponentLocation['source'] }[];
+  /** Its header's Update URI points away from wordpress.org (a fork or a custom plugin with a w.org-like slug). */
+  possibleFork: boolean;
+  /** A header's Plugin/Theme/Update URI names this slug on wordpress.org. */
+  wordpressOrgUri: boolean;
+  /** Looked up, or why not (lookupDecision over every place that declares it; `ignored` is not set here). */
+  lookup: LookupDecision;
+  /** Workspace folders (roots) that declare it. */
+  folders: string[];
+}
+
+/** Application-wide settings (one value per window). */
+export interface SessionSettings {
+  apiUrl: string;
+  ttlHours: number;
+  concurrency: number;
+  timeoutSeconds: number;
+  maxPerScan: number;
+}
+
+/** Resource-scoped settings, read per workspace folder. */
+export interface FolderSettings {
+  ignore: string[];
+  minimumGrade: string;
+  /** The user set diagnostics.minimumGrade explicitly (it then overrides .wp-bench.json). */
+  minimumGradeExplicit: boolean;
+  diagnosticsEnabled: boolean;
+}
+
+/** Everything the session needs from the editor (or a test). */
+export interface SessionHost {
+  /** Workspace folders on disk (file scheme). */
+  folders(): { root: string; name: string }[];
+  isTrusted(): boolean;
+  settings(): SessionSettings;
+  folderSettings(root: string | undefined): FolderSettings;
+  getKey(): Promise<string | undefined>;
+  /** A question with buttons; resolves to the chosen button or undefined (dismissed). */
+  ask(message: string, ...items: string[]): Promise<string | undefined>;
+  error(message: string, ...items: string[]): Promise<string | undefined>;
+  runCommand(id: string): Promise<unknown>;
+  setContext(key: string, value: unknown): void;
+  transport: TransportFactory;
+  logger: Logger;
+  /** Cache and persisted quota state live here. */
+  storageDir: string;
+  now?: () => number;
+  /** Scanner (default: scanWorkspace with asynchronous I/O). */
+  scan?: (root: string, signal: AbortSignal) => Promise<ScanResult>;
+}
+
+export type SessionState = 'idle' | 'scanning' | 'looking-up';
+
+export function entryKey(kind: ComponentKind, slug: string): string {
+  return `${kind}/${slug}`;
+}
+
+type Prompt = 'untrusted' | 'limit';
+
+export class WorkspaceSession extends DisposableStore {
+  private settingsValue: SessionSettings;
+  private client: BenchClient | undefined;
+  private clientError: ApiError | undefined;
+  /** Bumped when the client is replaced: answers of an older client are dropped. */
+  private generation = 0;
+  private guard: QuotaGuard;
+  readonly lookups: LookupService;
+  private readonly cache: DiskCache;
+  private readonly now: () => number;
+  /** Scan results per workspace folder root. */
+  private readonly scanned = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
+  /** Live parses of open, edited files (absolute path), overriding the scan for that file. */
+  private readonly live = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
+  /** Bumped by every edit and close of a file: a parse that finishes after a newer event is dropped. */
+  private readonly liveVersion = new Map<string, number>();
+  private entries: ComponentEntry[] = [];
+  private team: { root: string; config: TeamConfig; problems: ScanProblem[] } | undefined;
+  /** Outcomes per API address, then per `kind/slug`. */
+  private readonly outcomesByApi = new Map<string, Map<string, LookupOutcome>>();
+  private readonly changed = this._register(new Emitter<void>());
+  readonly onDidChange = this.changed.event;
+  private readonly quotaChanged = this._register(new Emitter<void>());
+  readonly onDidChangeQuota = this.quotaChanged.event;
+  private quotaSnapshot: QuotaSnapshot | undefined;
+  private account: AccountInfo | undefined;
+  private validatedAccount: { key: string; account: AccountInfo } | undefined;
+  private hasKeyValue = false;
+  private untrustedConsent = false;
+  /** Prompts on screen, and prompts the user dismissed (not asked again in this session). */
+  private readonly asking = new Set<Prompt>();
+  private readonly declined = new Set<Prompt>();
+  private cycle: Promise<void> | undefined;
+  private rescanQueued = false;
+  private scanAbort: AbortController | undefined;
+  private scanning = false;
+  private lookupsInFlight = 0;
+  private notified = { authKind: '', quotaReset: 0 };
+  /** Notifications shown, by error kind (tests check that a 300-slug scan shows one, not 300). */
+  readonly notificationsShown: Record<string, number> = {};
+
+  constructor(private readonly host: SessionHost) {
+    super();
+    this.now = host.now ?? Date.now;
+    this.settingsValue = host.settings();
+    this.cache = new DiskCache({ dir: host.storageDir, ttlHours: this.settingsValue.ttlHours, logger: host.logger });
+    this.lookups = new LookupService(this.cache, () => this.client, this.now);
+    this.guard = new QuotaGuard(undefined, this.now);
+    this.rebuildClient();
+    this._register({ dispose: () => this.scanAbort?.abort() });
+    this._register({ dispose: () => void this.client?.dispose() });
+  }
+
+  // ---- what the surfaces read -------------------------------------------------------------------
+
+  get config(): SessionSettings {
+    return this.settingsValue;
+  }
+  get hasApiUrl(): boolean {
+    return this.settingsValue.apiUrl !== '';
+  }
+  get apiUrlProblem(): ApiError | undefined {
+    return this.clientError;
+  }
+  get hasKey(): boolean {
+    return this.hasKeyValue;
+  }
+  get quota(): QuotaSnapshot | undefined {
+    return this.quotaSnapshot;
+  }
+  get lastAccount(): AccountInfo | undefined {
+    return this.account;
+  }
+  /** Epoch ms until which no lookup is sent (a 429, remembered across reloads), or null. */
+  get blockedUntil(): number | null {
+    return this.guard.blockedUntil() ?? this.client?.blockedUntil ?? null;
+  }
+  get state(): SessionState {
+    return this.scanning ? 'scanning' : this.lookupsInFlight > 0 ? 'looking-up' : 'idle';
+  }
+  get components(): readonly ComponentEntry[] {
+    return this.entries;
+  }
+  get teamConfig(): { root: string; config: TeamConfig; problems: ScanProblem[] } | undefined {
+    return this.team;
+  }
+
+  /** Scan problems with absolute file paths (an edited file's own problems replace the scan's). */
+  get problems(): (ScanProblem & { absFile: string })[] {
+    const out: (ScanProblem & { absFile: string })[] = [];
+    for (const [root, s] of this.scanned) {
+      for (const p of s.problems) {
+        const absFile = path.join(root, ...p.file.split('/'));
+        if (!this.live.has(absFile)) out.push({ ...p, absFile });
+      }
+    }
+    for (const [absFile, l] of this.live) for (const p of l.problems) out.push({ ...p, absFile });
+    return out;
+  }
+
+  /** The workspace folder holding a file (the longest root that contains it). */
+  folderOf(file: string): string | undefined {
+    let best: string | undefined;
+    for (const f of this.host.folders()) {
+      const rel = path.relative(f.root, file);
+      if (!rel.startsWith('..') && !path.isAbsolute(rel) && (!best || f.root.length > best.length)) best = f.root;
+    }
+    return best;
+  }
+
+  /** Ignored by the team config or by the wpBench.ignore of the folder (of `file`, else of any folder declaring it). */
+  isIgnored(slug: string, file?: string): boolean {
+    if (this.team?.config.ignore.includes(slug)) return true;
+    const roots = file !== undefined ? [this.folderOf(file)] : this.entries.find((e) => e.slug === slug)?.folders ?? [undefined];
+    return roots.some((r) => this.host.folderSettings(r).ignore.includes(slug));
+  }
+
+  /** Minimum grade for a file's folder: the user's explicit setting, else the team config's, else C. */
+  minimumGrade(file?: string): string {
+    const s = this.host.folderSettings(file !== undefined ? this.folderOf(file) : this.host.folders()[0]?.root);
+    if (s.minimumGradeExplicit) return s.minimumGrade;
+    return this.team?.config.minimumGrade ?? s.minimumGrade;
+  }
+
+  diagnosticsEnabled(file: string): boolean {
+    return this.host.folderSettings(this.folderOf(file)).diagnosticsEnabled;
+  }
+
+  /** Components that may be looked up: not ignored. */
+  get activeEntries(): ComponentEntry[] {
+    return this.entries.filter((e) => !this.isIgnored(e.slug));
+  }
+
+  private get outcomes(): Map<string, LookupOutcome> {
+    const apiId = this.client?.apiId ?? '';
+    let m = this.outcomesByApi.get(apiId);
+    if (!m) this.outcomesByApi.set(apiId, (m = new Map()));
+    return m;
+  }
+
+  outcome(kind: ComponentKind, slug: string): LookupOutcome | undefined {
+    return this.outcomes.get(entryKey(kind, slug)) ?? this.lookups.peek(kind, slug);
+  }
+
+  /** The same judgement as `wp-bench check`, over what the workspace declares and what is known (no request). */
+  judgement(): Judgement {
+    const outcomes = new Map<string, LookupOutcome>();
+    for (const e of this.entries) {
+      const o = this.outcome(e.kind, e.slug);
+      if (o) outcomes.set(entryKey(e.kind, e.slug), o);
+    }
+    const root = this.team?.root ?? this.host.folders()[0]?.root ?? '';
+    const components: DetectedComponent[] = this.entries.map((e) => ({
+      kind: e.kind,
+      slug: e.slug,
+      name: e.name,
+      version: e.version,
+      possibleFork: e.possibleFork,
+      lookup: e.lookup,
+      locations: e.locations.map((l) => ({ ...l, file: path.relative(root, l.file).split(path.sep).join('/') })),
+    }));
+    const grade = this.minimumGrade().charAt(0).toUpperCase();
+    const folderIgnore = this.host.folders().flatMap((f) => this.host.folderSettings(f.root).ignore);
+    return judge({
+      components,
+      outcomes,
+      config: {
+        failOn: (GRADE_LETTERS as readonly string[]).includes(grade) ? (grade as GradeLetter) : 'C',
+        context: this.team?.config.context ?? 'homepage',
+        budgets: this.team?.config.budgets ?? {},
+        ignore: [...new Set([...folderIgnore, ...(this.team?.config.ignore ?? [])])],
+        contextWeights: this.team?.config.contextWeights,
+      },
+    });
+  }
+
+  // ---- settings, key, client -----------------------------------------------------------------------
+
+  async refreshKeyState(): Promise<void> {
+    this.hasKeyValue = !!(await this.host.getKey());
+    this.host.setContext('wpBench.hasKey', this.hasKeyValue);
+    this.quotaChanged.fire();
+  }
+
+  /** Settings changed: a new client when the address or limits change; ignore lists re-judge and look up. */
+  async onSettingsChanged(): Promise<void> {
+    const before = this.settingsValue;
+    this.settingsValue = this.host.settings();
+    if (before.ttlHours !== this.settingsValue.ttlHours) this.cache.setTtlHours(this.settingsValue.ttlHours);
+    const clientChanged =
+      before.apiUrl !== this.settingsValue.apiUrl || before.concurrency !== this.settingsValue.concurrency || before.timeoutSeconds !== this.settingsValue.timeoutSeconds;
+    if (clientChanged) this.rebuildClient();
+    this.changed.fire();
+    // An un-ignored slug, a new address, a larger limit: look up what is now missing (cached first, no request twice).
+    await this.lookupAll();
+  }
+
+  /** The key was set (the same key again counts) or cleared: forget its refusal and the block, look up again. */
+  async onKeyChanged(): Promise<void> {
+    this.notified.authKind = '';
+    this.notified.quotaReset = 0;
+    await this.guard.keyChanged();
+    await this.refreshKeyState();
+    const validated = this.validatedAccount;
+    this.rebuildClient();
+    // The /me answer that validated this key is still true: no second /me.
+    if (validated && validated.key === (await this.host.getKey())) {
+      this.account = validated.account;
+      this.quotaSnapshot = { limit: validated.account.limit, used: validated.account.used, remaining: validated.account.remaining, resetAt: validated.account.resetAt, tier: validated.account.tier, observedAt: this.now() };
+      this.quotaChanged.fire();
+    }
+    await this.lookupAll();
+  }
+
+  private rebuildClient(): void {
+    void this.client?.dispose();
+    this.generation++;
+    this.client = undefined;
+    this.clientError = undefined;
+    this.host.setContext('wpBench.hasApiUrl', this.hasApiUrl);
+    this.quotaSnapshot = undefined;
+    this.account = undefined;
+    if (this.hasApiUrl) {
+      try {
+        normaliseApiUrl(this.settingsValue.apiUrl);
+        const client = new BenchClient({
+          apiUrl: this.settingsValue.apiUrl,
+          getKey: () => this.host.getKey(),
+          transport: this.host.transport,
+          concurrency: this.settingsValue.concurrency,
+          timeoutMs: this.settingsValue.timeoutSeconds * 1000,
+          logger: this.host.logger,
+          now: this.now,
+        });
+        const generation = this.generation;
+        client.onQuota((q) => {
+          if (generation !== this.generation) return;
+          this.quotaSnapshot = mergeSnapshots(this.quotaSnapshot, q);
+          this.quotaChanged.fire();
+        });
+        this.client = client;
+        this.guard = new QuotaGuard(QuotaGuard.fileFor(this.host.storageDir, client.apiId), this.now);
+      } catch (err) {
+        this.clientError = err instanceof ApiError ? err : undefined;
+        this.host.logger.warn(`API address not usable: ${(err as Error).message}`);
+      }
+    }
+    this.quotaChanged.fire();
+  }
+
+  /** Checks a key with /me (free) before it is stored. */
+  async validateKey(key: string): Promise<AccountInfo> {
+    if (!this.client) throw this.clientError ?? missingUrl();
+    const probe = new BenchClient({
+      apiUrl: this.settingsValue.apiUrl,
+      getKey: () => key,
+      transport: this.host.transport,
+      timeoutMs: this.settingsValue.timeoutSeconds * 1000,
+      logger: this.host.logger,
+    });
+    try {
+      const account = await probe.me();
+      this.validatedAccount = { key, account };
+      return account;
+    } finally {
+      void probe.dispose();
+    }
+  }
+
+  async fetchAccount(): Promise<AccountInfo> {
+    if (!this.client) throw this.clientError ?? missingUrl();
+    this.account = await this.client.me();
+    this.quotaChanged.fire();
+    return this.account;
+  }
+
+  async clearCache(): Promise<void> {
+    await this.cache.clear();
+    this.outcomesByApi.clear();
+    this.changed.fire();
+  }
+
+  // ---- scanning ------------------------------------------------------------------------------------
+
+  /**
+   * Scans every workspace folder in the background, then looks up what is not cached. Asked for while a scan or
+   * its lookups run, it cancels the scan in progress and schedules exactly one more run; the promise resolves
+   * when no run is left.
+   */
+  rescan(): Promise<void> {
+    this.rescanQueued = true;
+    this.scanAbort?.abort();
+    this.cycle ??= this.runCycles().finally(() => (this.cycle = undefined));
+    return this.cycle;
+  }
+
+  private async runCycles(): Promise<void> {
+    while (this.rescanQueued && !this.isDisposed) {
+      this.rescanQueued = false;
+      const completed = await this.scanOnce();
+      if (completed) await this.lookupAll();
+    }
+  }
+
+  /** One scan of every folder; false when it was cancelled (a newer scan, or the window closing). */
+  private async scanOnce(): Promise<boolean> {
+    const abort = new AbortController();
+    this.scanAbort = abort;
+    this.scanning = true;
+    this.changed.fire();
+    try {
+      const folders = this.host.folders();
+      const first = folders[0];
+      const loaded = first ? await loadTeamConfig(first.root).catch(() => undefined) : undefined;
+      const team = first && loaded ? { root: first.root, ...loaded } : undefined;
+      const results = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
+      const scan = this.host.scan ?? ((root: string, signal: AbortSignal) => scanWorkspace(root, { io: 'async', signal }));
+      for (const folder of folders) {
+        if (abort.signal.aborted) return false;
+        const started = this.now();
+        try {
+          const result = await scan(folder.root, abort.signal);
+          results.set(folder.root, { components: result.components, problems: result.problems });
+          this.host.logger.info(`scan ${folder.name}: ${result.components.length} components, ${result.problems.length} problems (${this.now() - started} ms)`);
+        } catch (err) {
+          if (abort.signal.aborted) return false;
+          this.host.logger.error(`scan of ${folder.name} failed: ${(err as Error).message}`);
+          results.set(folder.root, { components: [], problems: [{ file: '', line: 1, column: 1, message: `The scan of ${folder.name} failed: ${(err as Error).message}` }] });
+        }
+      }
+      if (abort.signal.aborted) return false;
+      this.team = team;
+      this.scanned.clear();
+      for (const [root, r] of results) this.scanned.set(root, r);
+      this.rebuildEntries();
+      this.host.setContext('wpBench.nothingDetected', this.entries.length === 0);
+      return true;
+    } finally {
+      if (this.scanAbort === abort) {
+        this.scanAbort = undefined;
+        this.scanning = false;
+      }
+      this.changed.fire();
+    }
+  }
+
+  /**
+   * Re-parses an edited declaration file (composer.json, composer.lock, .wp-env.json, a blueprint); only new
+   * slugs are looked up. `isClosed` is asked after parsing: a document closed meanwhile is not brought back.
+   */
+  async updateDocument(absFile: string, text: string, isClosed: () => boolean): Promise<void> {
+    const folder = this.folderOf(absFile);
+    if (!folder || isClosed()) return;
+    const version = (this.liveVersion.get(absFile) ?? 0) + 1;
+    this.liveVersion.set(absFile, version);
+    const rel = path.relative(folder, absFile).split(path.sep).join('/');
+    const parsed = await parseDeclarationDocument(absFile, text, rel);
+    if (!parsed || isClosed() || this.liveVersion.get(absFile) !== version) return;
+    this.live.set(absFile, parsed);
+    this.rebuildEntries();
+    this.changed.fire();
+    await this.lookupAll();
+  }
+
+  /** A closed document falls back to what is on disk (and a parse still running for it is dropped). */
+  forgetDocument(absFile: string): void {
+    this.liveVersion.set(absFile, (this.liveVersion.get(absFile) ?? 0) + 1);
+    if (this.live.delete(absFile)) {
+      this.rebuildEntries();
+      this.changed.fire();
+    }
+  }
+
+  private rebuildEntries(): void {
+    const merged = new Map<string, ComponentEntry>();
+    const add = (root: string, c: DetectedComponent, keep: (abs: string) => boolean) => {
+      const locations = c.locations.map((l) => ({ ...l, file: path.join(root, ...l.file.split('/')) })).filter((l) => keep(l.file));
+      if (locations.length === 0) return;
+      const key = entryKey(c.kind, c.slug);
+      const existing = merged.get(key);
+      if (existing) {
+        for (const l of locations) existing.locations.push(l);
+        existing.name ??= c.name;
+        existing.version ??= c.version;
+        existing.possibleFork ||= c.possibleFork === true;
+        existing.wordpressOrgUri ||= c.wordpressOrgUri === true;
+        if (!existing.folders.includes(root)) existing.folders.push(root);
+      } else {
+        merged.set(key, {
+          kind: c.kind,
+          slug: c.slug,
+          name: c.name,
+          version: c.version,
+          locations,
+          possibleFork: c.possibleFork === true,
+          wordpressOrgUri: c.wordpressOrgUri === true,
+          lookup: 'yes',
+          folders: [root],
+        });
+      }
+    };
+    for (const [root, result] of this.scanned) for (const c of result.components) add(root, c, (f) => !this.live.has(f));
+    for (const [file, parsed] of this.live) {
+      const root = this.folderOf(file);
+      if (root) for (const c of parsed.components) add(root, c, () => true);
+    }
+    // The scanner's rule, over every place that declares it (scan and live edits together).
+    for (const e of merged.values()) e.lookup = lookupDecision(e);
+    this.entries = [...merged.values()];
+  }
+
+  // ---- lookups --------------------------------------------------------------------------------------
+
+  /**
+   * Fills outcomes from the cache, then asks the API for what is missing or stale — only if key, trust, consent,
+   * quota, the rejected-key latch and the per-scan limit allow it. Slugs that failed in the last 10 minutes wait.
+   */
+  async lookupAll(opts: { force?: boolean; only?: LookupItem[]; consented?: boolean } = {}): Promise<void> {
+    const items: LookupItem[] = opts.only ?? this.activeEntries.filter((e) => e.lookup === 'yes').map((e) => ({ kind: e.kind, slug: e.slug }));
+    const client = this.client;
+    if (!client) {
+      this.changed.fire();
+      return;
+    }
+    const generation = this.generation;
+    this.lookupsInFlight++;
+    try {
+      await this.guard.load();
+      // Cached answers first (no request), so the surfaces fill at once.
+      const cached = await this.lookups.getMany(items, { network: false });
+      if (generation !== this.generation) return;
+      for (const [k, o] of cached) if (o.result) this.outcomes.set(k, o);
+      this.changed.fire();
+      const needed = (opts.force ? uniqueItems(items) : await this.lookups.needsRequest(items)).filter((i) => opts.force || !this.guard.recentlyFailed(i.kind, i.slug));
+      if (generation !== this.generation || needed.length === 0 || !(await this.mayRequest(needed.length))) return;
+      if (needed.length > this.settingsValue.maxPerScan && !opts.consented) {
+        this.askToExceedLimit(needed);
+        return;
+      }
+      this.changed.fire();
+      const results = await this.lookups.getMany(needed, { network: true, force: opts.force });
+      if (generation !== this.generation) return; // a replaced client's answers never land in the new state
+      const key = await this.host.getKey();
+      let firstError: ApiError | undefined;
+      for (const [k, o] of results) {
+        this.outcomes.set(k, o);
+        if (o.error) {
+          firstError ??= o.error;
+          await this.guard.record(o.error, key, o);
+        } else {
+          this.guard.succeeded(o.kind, o.slug);
+        }
+      }
+      if (firstError) void this.report(firstError);
+    } finally {
+      this.lookupsInFlight--;
+      this.changed.fire();
+    }
+  }
+
+  /** A question the user has not answered yet (trust or the per-scan limit); lookups wait for it, the UI does not. */
+  get pendingConsent(): Prompt | undefined {
+    return this.asking.has('untrusted') ? 'untrusted' : this.asking.has('limit') ? 'limit' : undefined;
+  }
+
+  private async mayRequest(count: number): Promise<boolean> {
+    if (!this.hasKeyValue || this.blockedUntil !== null) return false;
+    const key = await this.host.getKey();
+    if (!key || this.guard.rejection(key)) return false;
+    if (!this.host.isTrusted() && !this.untrustedConsent) {
+      this.prompt('untrusted', `This workspace is not trusted. WP Bench found ${count} plugins and themes; looking them up sends their slugs to the benchmark API with your key.`, ['Allow Lookups'], () => this.allowUntrustedLookups());
+      return false;
+    }
+    return true;
+  }
+
+  /** Asks once at a time; a dismissed question is not asked again in this session. */
+  private prompt(which: Prompt, message: string, items: string[], onChoice: (choice: string) => unknown): void {
+    if (this.asking.has(which) || this.declined.has(which)) return;
+    this.asking.add(which);
+    void this.host.ask(message, ...items).then((choice) => {
+      this.asking.delete(which);
+      if (choice === undefined) this.declined.add(which);
+      else void onChoice(choice);
+    });
+  }
+
+  /** The user agreed to send lookups from this untrusted workspace (for this session). */
+  async allowUntrustedLookups(): Promise<void> {
+    this.untrustedConsent = true;
+    this.declined.delete('untrusted');
+    await this.lookupAll();
+  }
+
+  private askToExceedLimit(needed: LookupItem[]): void {
+    const limit = this.settingsValue.maxPerScan;
+    const all = `Look Up All ${needed.length}`;
+    const some = `Only ${limit}`;
+    this.prompt('limit', `This scan would send ${needed.length} requests (each counts against your monthly quota); the limit per scan is ${limit}.`, [all, some], (choice) => {
+      if (choice === all) return this.lookupAll({ only: needed, consented: true });
+      if (choice === some && limit > 0) return this.lookupAll({ only: needed.slice(0, limit), consented: true });
+      return undefined;
+    });
+  }
+
+  /** Looks up one slug on demand (palette lookup, tree refresh): the user asked, so a recent failure is retried. */
+  async lookupOne(kind: ComponentKind, slug: string, force = false): Promise<LookupOutcome> {
+    if (!this.client) throw this.clientError ?? missingUrl();
+    await this.guard.load();
+    const generation = this.generation;
+    const cached = await this.lookups.get(kind, slug, { network: false });
+    if (cached.result && !cached.stale && !force) return cached;
+    const key = await this.host.getKey();
+    const rejected = key ? this.guard.rejection(key) : undefined;
+    if (!this.hasKeyValue || !key || this.blockedUntil !== null || rejected) {
+      const error = !this.hasKeyValue || !key
+        ? new ApiError('missing-key', 'No API key is set. Run "WP Bench: Set API Key".')
+        : rejected
+          ? new ApiError(rejected.kind, `${rejected.message} Set another key with "WP Bench: Set API Key".`)
+          : new ApiError('quota-exceeded', 'The monthly quota is used up; cached data only until the reset.', { resetAt: this.blockedUntil });
+      return { ...cached, error };
+    }
+    if (!(await this.mayRequest(1))) return { ...cached, error: new ApiError('cancelled', 'This workspace is not trusted: allow WP Bench lookups first.') };
+    this.lookupsInFlight++;
+    try {
+      const outcome = await this.lookups.get(kind, slug, { network: true, force });
+      if (generation !== this.generation) return outcome;
+      if (outcome.result || !this.outcomes.has(entryKey(kind, slug))) this.outcomes.set(entryKey(kind, slug), outcome);
+      if (outcome.error) {
+        await this.guard.record(outcome.error, key, outcome);
+        void this.report(outcome.error);
+      } else {
+        this.guard.succeeded(kind, slug);
+      }
+      return outcome;
+    } finally {
+      this.lookupsInFlight--;
+      this.changed.fire();
+    }
+  }
+
+  /** One message per problem: a scan of 300 slugs that hits a bad key shows it once, not 300 times. */
+  private async report(error: ApiError): Promise<void> {
+    const count = () => (this.notificationsShown[error.kind] = (this.notificationsShown[error.kind] ?? 0) + 1);
+    if (error.kind === 'quota-exceeded') {
+      const reset = error.details.resetAt ?? 0;
+      if (this.notified.quotaReset === reset) return;
+      this.notified.quotaReset = reset;
+      count();
+      this.quotaChanged.fire();
+      void this.host.error(error.message, 'Show Account').then((c) => c && this.host.runCommand('wpBench.showAccount'));
+      return;
+    }
+    if (error.kind === 'invalid-key' || error.kind === 'forbidden' || error.kind === 'missing-key') {
+      if (this.notified.authKind === error.kind) return;
+      this.notified.authKind = error.kind;
+      count();
+      const choice = await this.host.error(error.message, 'Set API Key');
+      if (choice) await this.host.runCommand('wpBench.setApiKey');
+      return;
+    }
+    this.host.logger.warn(error.message);
+  }
+}
+
+function missingUrl(): ApiError {
+  return new ApiError('missing-url', 'No API address is set. Run "WP Bench: Set API Address".');
+}
+
+function uniqueItems(items: LookupItem[]): LookupItem[] {
+  const seen = new Map<string, LookupItem>();
+  for (const i of items) seen.set(entryKey(i.kind, i.slug), i);
+  return [...seen.values()];
+}
+
+/** The workspace-level ignore list after "Ignore in This Workspace": the folder's own value plus the slug, never the merged list. */
+export function withIgnored(workspaceValue: readonly string[] | undefined, slug: string): string[] {
+  const list = (workspaceValue ?? []).filter((s) => typeof s === 'string');
+  return list.includes(slug) ? list : [...list, slug];
+}
