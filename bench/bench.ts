@@ -318,7 +318,7 @@ async function figureActivation(tmp: string): Promise<void> {
     const lines: string[] = [];
     try {
       const code = await withTimeout(
-        harness.runTests({ extensionDevelopmentPath, extensionTestsPath: path.join(suiteDir, 'index.js'), workspace, env: {}, timeoutMs: 180_000, log: (l: string) => lines.push(l) }),
+        harness.runTests({ extensionDevelopmentPath, extensionTestsPath: path.join(suiteDir, 'index.js'), workspace, env: { WPBENCH_TEST_HOOKS: '1' }, timeoutMs: 180_000, log: (l: string) => lines.push(l) }),
         200_000,
         'code-server run',
       );

@@ -6,7 +6,7 @@ import { isLoopbackHost } from './core/api/client';
 import type { TransportFactory } from './core/api/transport';
 import { isDeclarationFile } from './core/scan/document';
 import { ApiKeyStore } from './vscode/apiKey';
-import { Bench } from './vscode/bench';
+import { createBench, type Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
 import { BenchHoverProvider, DOCUMENT_SELECTOR, LocationIndex } from './vscode/hover';
@@ -22,6 +22,11 @@ const lazyTransport: TransportFactory = (options) => {
   return http.createUndiciTransport(options);
 };
 
+/**
+ * What the integration tests reach through the test-only command `wpBench.test.api`, registered only when
+ * WPBENCH_TEST_HOOKS=1 is set at activation. activate() itself exports nothing: another extension must never
+ * reach the key or spend the user's quota through WP Bench.
+ */
 export interface WpBenchApi {
   bench: Bench;
   index: LocationIndex;
@@ -34,17 +39,16 @@ export interface WpBenchApi {
   lookupPanel: () => LookupPanel | undefined;
 }
 
-export function activate(context: vscode.ExtensionContext): WpBenchApi {
+export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   const { channel, logger } = createLog();
   const keys = new ApiKeyStore(context.secrets, logger);
   const ui = {
     ask: (m: string, ...items: string[]) => vscode.window.showWarningMessage(`WP Bench: ${m}`, ...items),
     error: (m: string, ...items: string[]) => vscode.window.showErrorMessage(`WP Bench: ${m}`, ...items),
-    info: (m: string, ...items: string[]) => vscode.window.showInformationMessage(`WP Bench: ${m}`, ...items),
     runCommand: (id: string) => vscode.commands.executeCommand(id),
   };
-  const bench = new Bench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui);
+  const bench: Bench = createBench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui);
   const index = new LocationIndex();
   const diagnostics = new BenchDiagnostics(bench, index);
   const tree = new ComponentsTree(bench);
@@ -66,16 +70,18 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
   registerCommands(context, bench, keys);
 
   let lastEntries: unknown;
-  bench.onDidChange(() => {
-    if (lastEntries !== bench.components) {
-      lastEntries = bench.components;
-      index.rebuild(bench.components);
-    }
-    diagnostics.update();
-    tree.refresh();
-    view.message = bench.state === 'scanning' ? 'Scanning…' : bench.state === 'looking-up' ? 'Looking up…' : undefined;
-  }, undefined, context.subscriptions);
-  bench.onDidChangeQuota(() => statusBar.update(), undefined, context.subscriptions);
+  context.subscriptions.push(
+    bench.onDidChange(() => {
+      if (lastEntries !== bench.components) {
+        lastEntries = bench.components;
+        index.rebuild(bench.components);
+      }
+      diagnostics.update();
+      tree.refresh();
+      view.message = bench.state === 'scanning' ? 'Scanning…' : bench.state === 'looking-up' ? 'Looking up…' : undefined;
+    }),
+    bench.onDidChangeQuota(() => statusBar.update()),
+  );
   keys.onDidChange(() => void bench.onKeyChanged(), undefined, context.subscriptions);
 
   const timers = new Map<string, NodeJS.Timeout>();
@@ -94,11 +100,15 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
     // Live while composer.json is edited: debounced, and only new slugs are fetched.
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length === 0) return;
-      if (isDeclarationFile(path.basename(e.document.uri.fsPath))) {
-        debounce(e.document.uri.toString(), 400, () => void bench.updateDocument(e.document));
+      const doc = e.document;
+      if (doc.uri.scheme === 'file' && isDeclarationFile(path.basename(doc.uri.fsPath))) {
+        debounce(doc.uri.toString(), 400, () => void bench.updateDocument(doc.uri.fsPath, doc.getText(), () => doc.isClosed));
       }
     }),
-    vscode.workspace.onDidCloseTextDocument((d) => bench.forgetDocument(d)),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      clearTimeout(timers.get(d.uri.toString()));
+      if (d.uri.scheme === 'file') bench.forgetDocument(d.uri.fsPath);
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void bench.lookupAll()),
   );
   const watcher = vscode.workspace.createFileSystemWatcher('**/{composer.json,composer.lock,.wp-env.json,.wp-env.override.json,.wp-bench.json,style.css,blueprint.json,*.blueprint.json}');
@@ -119,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
         await bench.refreshKeyState();
         await bench.rescan();
         if (bench.hasKey && bench.hasApiUrl && !bench.apiUrlProblem && !bench.quota) {
-          await bench.fetchAccount().catch((err) => logger.warn(`account: ${(err as Error).message}`));
+          await bench.fetchAccount().catch((err: unknown) => logger.warn(`account: ${(err as Error).message}`));
         }
       } catch (err) {
         logger.error(`start-up failed: ${(err as Error).stack ?? err}`);
@@ -131,7 +141,10 @@ export function activate(context: vscode.ExtensionContext): WpBenchApi {
 
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active };
+  if (process.env.WPBENCH_TEST_HOOKS === '1') {
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active };
+    context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
+  }
 }
 
 /** `npm run demo` hands a demo key to a fresh profile; only ever accepted for an emulator on loopback. */

@@ -5,6 +5,7 @@ import { ApiError } from '../core/api/errors';
 import { formatQuota } from '../core/format';
 import { toJson, toMarkdown } from '../core/report/formats';
 import { isValidSlug, type ComponentKind } from '../core/model';
+import { withIgnored } from '../core/session/session';
 import type { Bench, ComponentEntry } from './bench';
 import { LookupPanel } from './lookupPanel';
 import type { Node } from './tree';
@@ -23,7 +24,7 @@ function describeAccount(account: { tier: string | null; used: number | null; li
   return `${account.tier ?? 'unknown tier'} · ${formatQuota(account.used, account.limit)} requests used${reset}`;
 }
 
-export function registerCommands(context: vscode.ExtensionContext, bench: Bench, keys: { set(k: string): Promise<void>; clear(): Promise<void> }): void {
+export function registerCommands(context: vscode.ExtensionContext, bench: Bench, keys: { get(): Promise<string | undefined>; set(k: string): Promise<void>; clear(): Promise<void> }): void {
   const register = (id: string, handler: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
@@ -51,14 +52,21 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
             })
           )?.trim();
     if (!key) return undefined;
-    if (!bench.hasApiUrl) {
+    // Saved, then applied before the command returns. Setting the same key again (a renewed subscription) counts
+    // as a change too: its refusal and the block are forgotten. (The store's own event may apply it once more:
+    // lookups in flight are shared, so nothing is sent twice.)
+    const saveKey = async () => {
       await keys.set(key);
+      await bench.onKeyChanged();
+    };
+    if (!bench.hasApiUrl) {
+      await saveKey();
       void vscode.window.showInformationMessage('WP Bench: API key saved. Set the API address to start looking up plugins.', 'Set API Address').then((c) => c && vscode.commands.executeCommand('wpBench.setApiUrl'));
       return { saved: true, tier: null };
     }
     try {
       const account = await bench.validateKey(key);
-      await keys.set(key);
+      await saveKey();
       void vscode.window.showInformationMessage(`WP Bench: API key saved — ${describeAccount(account)}.`);
       return { saved: true, tier: account.tier };
     } catch (err) {
@@ -67,7 +75,7 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
         return { saved: false, tier: null, error: err.kind };
       }
       // The server could not be asked: keep the key, say so.
-      await keys.set(key);
+      await saveKey();
       void vscode.window.showWarningMessage(`WP Bench: API key saved, but it could not be checked. ${(err as Error).message}`);
       return { saved: true, tier: null };
     }
@@ -159,11 +167,16 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
   register('wpBench.ignoreSlug', async (arg) => {
     const ref = refOf(arg);
     if (!ref) return undefined;
-    const config = vscode.workspace.getConfiguration('wpBench');
-    const current = config.get<string[]>('ignore', []);
-    if (!current.includes(ref.slug)) {
-      await config.update('ignore', [...current, ref.slug], vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
-    }
+    // The folder that declares it: its own workspace-level list plus the slug, never the merged user + team list.
+    const root = bench.components.find((e) => e.kind === ref.kind && e.slug === ref.slug)?.folders[0];
+    const folder = root ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(root)) : undefined;
+    const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const config = vscode.workspace.getConfiguration('wpBench', folder?.uri);
+    const target = !vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Global : multiRoot && folder ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+    const inspected = config.inspect<string[]>('ignore');
+    const own = target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.WorkspaceFolder ? inspected?.workspaceFolderValue : inspected?.workspaceValue;
+    const next = withIgnored(own, ref.slug);
+    if (next.length !== (own ?? []).length) await config.update('ignore', next, target);
     return ref.slug;
   });
 

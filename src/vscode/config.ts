@@ -1,20 +1,8 @@
-// Typed view of the wpBench.* settings.
+// Typed view of the wpBench.* settings: application-wide ones, and resource-scoped ones per workspace folder.
 import * as vscode from 'vscode';
+import type { FolderSettings, SessionSettings } from '../core/session/session';
 
-export interface Settings {
-  apiUrl: string;
-  /** The user set diagnostics.minimumGrade explicitly (it then overrides .wp-bench.json). */
-  minimumGradeExplicit: boolean;
-  diagnosticsEnabled: boolean;
-  minimumGrade: string;
-  ignore: string[];
-  ttlHours: number;
-  concurrency: number;
-  timeoutSeconds: number;
-  maxPerScan: number;
-}
-
-export function readSettings(): Settings {
+export function readSettings(): SessionSettings {
   const c = vscode.workspace.getConfiguration('wpBench');
   // apiUrl is application-scoped: read the user value only, so a workspace can never redirect the key.
   const apiUrl = c.inspect<string>('apiUrl')?.globalValue ?? '';
@@ -24,14 +12,21 @@ export function readSettings(): Settings {
   };
   return {
     apiUrl: typeof apiUrl === 'string' ? apiUrl.trim() : '',
-    diagnosticsEnabled: c.get<boolean>('diagnostics.enabled', true) !== false,
-    minimumGrade: c.get<string>('diagnostics.minimumGrade', 'C') || 'C',
-    minimumGradeExplicit: explicit(c.inspect('diagnostics.minimumGrade')),
-    ignore: (c.get<unknown[]>('ignore', []) ?? []).filter((s): s is string => typeof s === 'string').map((s) => s.trim().toLowerCase()),
     ttlHours: num('cache.ttlHours', 24, 1, 24 * 30),
     concurrency: Math.floor(num('requests.concurrency', 4, 1, 16)),
     timeoutSeconds: num('requests.timeoutSeconds', 15, 1, 120),
     maxPerScan: Math.floor(num('requests.maxPerScan', 200, 0, 100_000)),
+  };
+}
+
+/** The resource-scoped settings as they apply to one folder (multi-root workspaces differ per folder). */
+export function readFolderSettings(folder: vscode.Uri | undefined): FolderSettings {
+  const c = vscode.workspace.getConfiguration('wpBench', folder);
+  return {
+    diagnosticsEnabled: c.get<boolean>('diagnostics.enabled', true) !== false,
+    minimumGrade: c.get<string>('diagnostics.minimumGrade', 'C') || 'C',
+    minimumGradeExplicit: explicit(c.inspect('diagnostics.minimumGrade')),
+    ignore: (c.get<unknown[]>('ignore', []) ?? []).filter((s): s is string => typeof s === 'string').map((s) => s.trim()),
   };
 }
 

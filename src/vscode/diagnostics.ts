@@ -16,12 +16,12 @@ export class BenchDiagnostics implements vscode.Disposable {
 
   update(): void {
     this.collection.clear();
-    const settings = this.bench.config;
-    if (!settings.diagnosticsEnabled) return;
     for (const file of this.index.files()) {
+      if (!this.bench.diagnosticsEnabled(file)) continue;
       const diagnostics: vscode.Diagnostic[] = [];
+      const minimumGrade = this.bench.minimumGrade(file);
       for (const { range, entry } of this.index.in(file)) {
-        if (this.bench.isIgnored(entry.slug)) continue;
+        if (this.bench.isIgnored(entry.slug, file)) continue;
         const outcome = this.bench.outcome(entry.kind, entry.slug);
         const result = outcome?.result;
         if (!result) continue;
@@ -36,14 +36,14 @@ export class BenchDiagnostics implements vscode.Disposable {
         } else {
           const r = result.record;
           // Grades at or above the minimum get no diagnostic: the hover and the tree show them.
-          if (!isWorseThan(r.grade, this.bench.minimumGrade)) continue;
+          if (!isWorseThan(r.grade, minimumGrade)) continue;
           const activation = r.contexts.activation;
           const cost = activation
             ? ` Activation adds ${Math.round(activation.ttfbDeltaMs)} ms TTFB, ${Math.round(activation.memoryDeltaKb / 1024)} MB memory, ${activation.queriesDelta} queries.`
             : '';
           d = new vscode.Diagnostic(
             range,
-            `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${this.bench.minimumGrade}.${cost}${stale}`,
+            `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${minimumGrade}.${cost}${stale}`,
             vscode.DiagnosticSeverity.Warning,
           );
           d.code = 'grade-below-threshold';
@@ -63,7 +63,7 @@ export class BenchDiagnostics implements vscode.Disposable {
       d.code = code;
       byFile.set(absFile, [...(byFile.get(absFile) ?? []), d]);
     };
-    for (const p of this.bench.problems) if (p.file) add(p.absFile, p, 'scan');
+    for (const p of this.bench.problems) if (p.file && this.bench.diagnosticsEnabled(p.absFile)) add(p.absFile, p, 'scan');
     const team = this.bench.teamConfig;
     for (const p of team?.problems ?? []) add(path.join(team!.root, ...p.file.split('/')), p, 'team-config');
     for (const [file, list] of byFile) {

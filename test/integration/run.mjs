@@ -95,7 +95,7 @@ async function main() {
         extensionTestsPath: path.join(SUITE_DIR, 'index.js'),
         workspace,
         userDataDir,
-        env: { WPBENCH_TEST_API_URL: emulator.url, WPBENCH_TEST_SUITE: run.suite },
+        env: { WPBENCH_TEST_API_URL: emulator.url, WPBENCH_TEST_SUITE: run.suite, WPBENCH_TEST_HOOKS: '1' },
         disableWorkspaceTrust: run.disableWorkspaceTrust,
         timeoutMs: 240_000,
       });

@@ -542,6 +542,11 @@ export class WorkspaceSession extends DisposableStore {
     }
   }
 
+  /** Questions the user dismissed in this session (not asked again). */
+  get declinedPrompts(): Prompt[] {
+    return [...this.declined];
+  }
+
   /** A question the user has not answered yet (trust or the per-scan limit); lookups wait for it, the UI does not. */
   get pendingConsent(): Prompt | undefined {
     return this.asking.has('untrusted') ? 'untrusted' : this.asking.has('limit') ? 'limit' : undefined;
@@ -562,8 +567,10 @@ export class WorkspaceSession extends DisposableStore {
   private prompt(which: Prompt, message: string, items: string[], onChoice: (choice: string) => unknown): void {
     if (this.asking.has(which) || this.declined.has(which)) return;
     this.asking.add(which);
+    this.host.logger.info(`asking (${which}): ${message}`);
     void this.host.ask(message, ...items).then((choice) => {
       this.asking.delete(which);
+      this.host.logger.info(`answer (${which}): ${choice ?? 'dismissed'}`);
       if (choice === undefined) this.declined.add(which);
       else void onChoice(choice);
     });

@@ -19,6 +19,7 @@ describe('WP Bench in VS Code', function () {
     assert.ok(ext, 'installed');
     const a = await api();
     assert.ok(ext.isActive);
+    assert.equal(ext.exports, undefined, 'activate() exports nothing another extension could use to reach the key or spend quota');
     assert.ok(a.activationMs < 1000, `activate() took ${a.activationMs} ms`);
     console.log(`activate() took ${a.activationMs.toFixed(2)} ms`);
     const commands = await vscode.commands.getCommands(true);
@@ -131,7 +132,7 @@ describe('WP Bench in VS Code', function () {
       assert.equal(a.bench.config.apiUrl, API_URL, 'the team config cannot set the API address');
       const diags = vscode.languages.getDiagnostics(file).filter((d) => d.source === 'WP Bench');
       assert.ok(diags.some((d) => /apiUrl/.test(d.message)), diags.map((d) => d.message).join(' | '));
-      assert.equal(a.bench.minimumGrade, 'B', 'team minimum grade applies when the user has not set one');
+      assert.equal(a.bench.minimumGrade(), 'B', 'team minimum grade applies when the user has not set one');
       const composer = workspaceFile('composer.json');
       await waitFor('C graded as below B', () => vscode.languages.getDiagnostics(composer).some((d) => d.code === 'grade-below-threshold' && /Yoast|wordpress-seo/i.test(d.message)));
     } finally {
@@ -230,12 +231,22 @@ describe('WP Bench in VS Code', function () {
 
   it('an application-scoped API address cannot be overridden by the workspace', async () => {
     const a = await api();
-    await vscode.workspace.getConfiguration('wpBench').update('apiUrl', 'https://evil.example/api', vscode.ConfigurationTarget.Workspace).then(
-      () => undefined,
-      () => undefined,
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(a.bench.config.apiUrl, API_URL);
+    // A cloned repository's .vscode/settings.json: written as a file (VS Code refuses the API write), with a
+    // resource-scoped sentinel that tells when VS Code has read it.
+    const file = workspaceFile('.vscode/settings.json');
+    await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ 'wpBench.apiUrl': 'https://evil.example/api', 'wpBench.requests.maxPerScan': 7, 'wpBench.diagnostics.minimumGrade': 'A' })));
+    try {
+      await waitFor('the workspace settings file read', () => vscode.workspace.getConfiguration('wpBench').get('diagnostics.minimumGrade') === 'A');
+      const seen = vscode.workspace.getConfiguration('wpBench').inspect<string>('apiUrl');
+      console.log(`apiUrl as VS Code reports it: workspace=${seen?.workspaceValue} global=${seen?.globalValue}`);
+      await a.bench.onSettingsChanged();
+      assert.equal(a.bench.config.apiUrl, API_URL, 'the workspace value is never used');
+      assert.equal(a.bench.minimumGrade(workspaceFile('composer.json').fsPath), 'A', 'resource-scoped settings do apply');
+    } finally {
+      await vscode.workspace.fs.delete(file);
+      await waitFor('the workspace settings file forgotten', () => vscode.workspace.getConfiguration('wpBench').get('diagnostics.minimumGrade') === 'C');
+      await a.bench.onSettingsChanged();
+    }
   });
 
   it('a key revoked mid-session: 403 once, cached data stays visible and is marked stale', async () => {
@@ -260,7 +271,10 @@ describe('WP Bench in VS Code', function () {
   it('asks before a scan sends more requests than wpBench.requests.maxPerScan, and sends none meanwhile', async () => {
     const a = await api();
     await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro);
+    // The key change looks up what the revoked key could not; let it finish before the limit changes.
+    await waitFor('the new key settled', () => a.bench.hasKey && a.bench.state === 'idle');
     await vscode.workspace.getConfiguration('wpBench').update('requests.maxPerScan', 3, vscode.ConfigurationTarget.Global);
+    await waitFor('the new limit read', () => a.bench.config.maxPerScan === 3 && a.bench.state === 'idle');
     try {
       await vscode.commands.executeCommand('wpBench.clearCache');
       const before = await usage(KEYS.pro);

@@ -11,12 +11,15 @@ export const KEYS = {
   revoked: 'wpb_demo_revoked_5a8c2e7f3d1b9046',
 };
 
+/** The extension's internals, through the test-only command (WPBENCH_TEST_HOOKS=1): activate() exports nothing. */
 export async function api(): Promise<WpBenchApi> {
-  const ext = vscode.extensions.getExtension<WpBenchApi>('wpbench.wp-bench');
+  const ext = vscode.extensions.getExtension('wpbench.wp-bench');
   if (!ext) throw new Error('extension wpbench.wp-bench is not installed');
-  const exports = ext.isActive ? ext.exports : await ext.activate();
-  await exports.ready;
-  return exports;
+  if (!ext.isActive) await ext.activate();
+  const internals = await vscode.commands.executeCommand<WpBenchApi>('wpBench.test.api');
+  if (!internals) throw new Error('wpBench.test.api is not registered: run the suite with WPBENCH_TEST_HOOKS=1');
+  await internals.ready;
+  return internals;
 }
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
