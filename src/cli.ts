@@ -15,6 +15,7 @@ import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } 
 import { diffJudgements, type ComponentDiff } from './core/report/diff';
 import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
+import { QuotaGuard } from './core/session/quotaGuard';
 import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
@@ -181,7 +182,16 @@ async function runLookup(parsed: Parsed, io: CliIo): Promise<number> {
   const client = makeClient(parsed, io);
   try {
     const service = new LookupService(new DiskCache({ dir: cacheDir(io.env) }), () => client);
-    const outcome = await service.get(kind, slug, { network: true, force: parsed.flags.has('--no-cache') });
+    // The extension's rules, persisted in the cache folder: after a 429 nothing is sent until the reset, a key the
+    // API refused is not sent again. One lookup asked for by name is retried even if it failed minutes ago.
+    const [outcome] = (
+      await lookupForCheck(service, [{ kind, slug, name: null, version: null, locations: [] }], {
+        network: true,
+        maxRequests: 1,
+        force: parsed.flags.has('--no-cache'),
+        guard: { state: new QuotaGuard(QuotaGuard.fileFor(cacheDir(io.env), client.apiId)), key: io.env.WPBENCH_API_KEY, retryFailed: true },
+      })
+    ).outcomes.values();
     if (!outcome.result) throw outcome.error ?? errors.network('no answer');
     printLookup(outcome, io, parsed.flags.has('--json'));
     if (outcome.error) {
@@ -347,7 +357,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     const ignored = new Set(config.ignore);
     const items = [...scan.components, ...(baseComponents ?? [])].filter((c) => !ignored.has(c.slug));
     const service = new LookupService(new DiskCache({ dir: cacheDir(io.env) }), () => client);
-    const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache') });
+    const guard = { state: new QuotaGuard(QuotaGuard.fileFor(cacheDir(io.env), client.apiId)), key };
+    const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache'), guard });
     if (looked.overLimit.length) {
       const names = looked.overLimit.slice(0, 5).map((i) => `${i.kind} ${i.slug}`).join(', ');
       io.err(`wp-bench: ${looked.overLimit.length} lookup${looked.overLimit.length === 1 ? '' : 's'} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);

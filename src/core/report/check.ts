@@ -1,6 +1,7 @@
 // Lookups of `wp-bench check`: the cache first, then at most `maxRequests` requests (first ones by kind/slug),
 // or none at all offline. What is not looked up is reported, never guessed. Plain Node: no vscode.
-import type { ApiError } from '../api/errors';
+import { ApiError, errors } from '../api/errors';
+import type { QuotaGuard } from '../session/quotaGuard';
 import type { LookupOutcome, LookupService } from '../lookupService';
 import { isValidSlug, type ComponentKind } from '../model';
 import { TransportError, type TransportFactory } from '../api/transport';
@@ -16,6 +17,11 @@ export interface CheckLookupOptions {
   maxRequests: number;
   /** Ask the API even for fresh cache entries (still bounded by maxRequests). */
   force?: boolean;
+  /**
+   * The persisted quota state (the extension's rules): nothing is sent while a 429 block lasts or to a key the API
+   * refused before; slugs that failed in the last 10 minutes wait; every answer is recorded for the next run.
+   */
+  guard?: { state: QuotaGuard; key: string | undefined; retryFailed?: boolean };
 }
 
 export interface CheckLookupResult {
@@ -62,7 +68,12 @@ export async function lookupForCheck(service: LookupService, items: DetectedComp
     );
     return { outcomes, skipped, requested: 0, overLimit: [] };
   }
-  const needing = opts.force ? sorted : await service.needsRequest(sorted);
+  const guard = opts.guard;
+  await guard?.state.load();
+  // A block or a refused key from an earlier run: not one request, the cached answers with the reason.
+  const refusal = guard ? refusalOf(guard.state, guard.key) : undefined;
+  const recent = (i: { kind: string; slug: string }) => !opts.force && !guard?.retryFailed && guard?.state.recentlyFailed(i.kind, i.slug) === true;
+  const needing = refusal ? [] : (opts.force ? sorted : await service.needsRequest(sorted)).filter((i) => !recent(i));
   const max = Math.max(0, Math.floor(opts.maxRequests));
   const allowed = new Set(needing.slice(0, max).map((i) => itemKey(i.kind, i.slug)));
   const overLimit = needing.slice(max);
@@ -71,10 +82,27 @@ export async function lookupForCheck(service: LookupService, items: DetectedComp
     sorted.map(async (i) => {
       const key = itemKey(i.kind, i.slug);
       const network = allowed.has(key);
-      outcomes.set(key, await service.get(i.kind, i.slug, { network, force: network && opts.force }));
+      let o = await service.get(i.kind, i.slug, { network, force: network && opts.force });
+      if (network && guard) {
+        if (o.error) await guard.state.record(o.error, guard.key, i);
+        else guard.state.succeeded(i.kind, i.slug);
+      } else if (!network && (!o.result || o.stale)) {
+        if (refusal) o = { ...o, error: refusal };
+        else if (recent(i)) o = { ...o, error: new ApiError('server', `The lookup of ${i.kind} ${i.slug} failed less than 10 minutes ago; it is not asked again yet.`) };
+      }
+      outcomes.set(key, o);
     }),
   );
   return { outcomes, skipped, requested: allowed.size, overLimit };
+}
+
+/** Why nothing may be sent at all, from the persisted state. */
+function refusalOf(state: QuotaGuard, key: string | undefined): ApiError | undefined {
+  const blocked = state.blockedUntil();
+  if (blocked !== null) return errors.quotaExceeded(blocked);
+  const rejected = key ? state.rejection(key) : undefined;
+  if (rejected) return new ApiError(rejected.kind, `${rejected.message} (refused on an earlier run; not sent again until the key changes).`);
+  return undefined;
 }
 
 /** Errors of the lookups, one per kind, with how many items each hit. */

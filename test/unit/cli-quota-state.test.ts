@@ -1,0 +1,56 @@
+// `wp-bench check` keeps the extension's request rules across CI runs: the cache folder remembers a 429 block and a
+// refused key (by fingerprint), so the next run sends nothing instead of collecting more 429s and 403s.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../src/cli';
+import { DEMO, startEmulator, type Emulator } from '../../src/emulator/server';
+
+async function check(dir: string, env: Record<string, string>): Promise<{ code: number; err: string }> {
+  const err: string[] = [];
+  const code = await runCli(['check', dir, '--format', 'json'], { out: () => undefined, err: (t) => err.push(t), env, cwd: dir });
+  return { code, err: err.join('\n') };
+}
+
+describe('CLI: quota state that lasts between runs', () => {
+  let emulator: Emulator;
+  let site: string;
+  before(async () => {
+    emulator = await startEmulator();
+    site = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-state-'));
+    const require: Record<string, string> = {};
+    for (const s of ['akismet', 'jetpack', 'woocommerce', 'wordpress-seo', 'contact-form-7', 'classic-editor']) require[`wpackagist-plugin/${s}`] = '*';
+    await fs.writeFile(path.join(site, 'composer.json'), JSON.stringify({ require }, null, 2));
+  });
+  after(() => emulator.close());
+
+  it('a refused key is not sent on the next run; another key is', async () => {
+    const cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-cache-'));
+    const env = { WPBENCH_API_URL: emulator.url, WPBENCH_API_KEY: DEMO.revoked, WPBENCH_CACHE_DIR: cache };
+    const first = await check(site, env);
+    assert.equal(first.code, 4);
+    const sent = emulator.stats.total;
+    const second = await check(site, env);
+    assert.equal(second.code, 4);
+    assert.match(second.err, /earlier run/);
+    assert.equal(emulator.stats.total, sent, 'the refused key was not sent again');
+    const third = await check(site, { ...env, WPBENCH_API_KEY: DEMO.pro });
+    assert.ok(third.code === 0 || third.code === 1, `judged, not refused: ${third.code} ${third.err}`);
+    assert.ok(emulator.stats.total > sent);
+    for (const f of await fs.readdir(cache)) {
+      assert.ok(!(await fs.readFile(path.join(cache, f), 'utf8').catch(() => '')).includes(DEMO.revoked), `no key in ${f}`);
+    }
+  });
+
+  it('after a 429 the next run sends nothing until the reset and exits 5', async () => {
+    const cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-cache-'));
+    const env = { WPBENCH_API_URL: emulator.url, WPBENCH_API_KEY: DEMO.almostExhausted, WPBENCH_CACHE_DIR: cache };
+    const first = await check(site, env);
+    assert.equal(first.code, 5, first.err);
+    const sent = emulator.stats.total;
+    const second = await check(site, env);
+    assert.equal(second.code, 5);
+    assert.equal(emulator.stats.total, sent, 'no request after the 429, in a new process-like run');
+  });
+});
