@@ -251,7 +251,7 @@ async function figureHover(scan: ScanResult, site: GeneratedSite, lookups: { ser
     filled++;
   }
   const index = new HoverIndex();
-  index.rebuild(scan.root, scan.components);
+  index.rebuildFrom(scan.root, scan.components);
   const targets = scan.components.flatMap((c) => c.locations.filter((l) => l.source === 'composer.json').map((l) => ({ c, l })));
   if (targets.length === 0) throw new Error('no composer.json locations to hover');
   const rnd = prng(7);

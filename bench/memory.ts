@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const lookups = new LookupService(cache, () => client);
   const outcomes = await lookups.getMany(scan.components.map((c) => ({ kind: c.kind, slug: c.slug })), { network: false });
   const index = new HoverIndex();
-  index.rebuild(scan.root, scan.components);
+  index.rebuildFrom(scan.root, scan.components);
   let cached = 0;
   for (const c of scan.components) if (lookups.peek(c.kind, c.slug)) cached++;
 

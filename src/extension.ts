@@ -9,7 +9,8 @@ import { ApiKeyStore } from './vscode/apiKey';
 import { createBench, type Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
-import { BenchHoverProvider, DOCUMENT_SELECTOR, LocationIndex } from './vscode/hover';
+import { LocationIndex } from './core/session/locationIndex';
+import { BenchHoverProvider, DOCUMENT_SELECTOR, type EntryIndex } from './vscode/hover';
 import { createLog } from './vscode/log';
 import { LookupPanel } from './vscode/lookupPanel';
 import { QuotaStatusBar } from './vscode/statusBar';
@@ -29,7 +30,7 @@ const lazyTransport: TransportFactory = (options) => {
  */
 export interface WpBenchApi {
   bench: Bench;
-  index: LocationIndex;
+  index: EntryIndex;
   tree: ComponentsTree;
   statusBar: QuotaStatusBar;
   diagnostics: BenchDiagnostics;
@@ -49,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     runCommand: (id: string) => vscode.commands.executeCommand(id),
   };
   const bench: Bench = createBench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui);
-  const index = new LocationIndex();
+  const index: EntryIndex = new LocationIndex();
   const diagnostics = new BenchDiagnostics(bench, index);
   const tree = new ComponentsTree(bench);
   const statusBar = new QuotaStatusBar(bench);
@@ -67,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): void {
       providedCodeActionKinds: BenchQuickFixes.kinds,
     }),
   );
-  registerCommands(context, bench, keys);
+  context.subscriptions.push(registerCommands(context, bench, keys));
 
   let lastEntries: unknown;
   context.subscriptions.push(

@@ -8,6 +8,7 @@ import { isValidSlug, type ComponentKind } from '../core/model';
 import { withIgnored } from '../core/session/session';
 import type { Bench, ComponentEntry } from './bench';
 import { LookupPanel } from './lookupPanel';
+import { CommandManager } from './commandManager';
 import type { Node } from './tree';
 
 type SlugRef = { kind: ComponentKind; slug: string };
@@ -24,19 +25,10 @@ function describeAccount(account: { tier: string | null; used: number | null; li
   return `${account.tier ?? 'unknown tier'} · ${formatQuota(account.used, account.limit)} requests used${reset}`;
 }
 
-export function registerCommands(context: vscode.ExtensionContext, bench: Bench, keys: { get(): Promise<string | undefined>; set(k: string): Promise<void>; clear(): Promise<void> }): void {
-  const register = (id: string, handler: (...args: unknown[]) => unknown) =>
-    context.subscriptions.push(
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await handler(...args);
-        } catch (err) {
-          const message = err instanceof ApiError ? err.message : `WP Bench: ${(err as Error).message}`;
-          void vscode.window.showErrorMessage(message);
-          return undefined;
-        }
-      }),
-    );
+/** Every contributed command, as an object each, registered by the manager (which the extension disposes). */
+export function registerCommands(context: vscode.ExtensionContext, bench: Bench, keys: { get(): Promise<string | undefined>; set(k: string): Promise<void>; clear(): Promise<void> }): CommandManager {
+  const manager = new CommandManager();
+  const register = (id: string, execute: (...args: unknown[]) => unknown) => manager.register({ id, execute });
 
   register('wpBench.setApiKey', async (arg) => {
     const key =
@@ -217,4 +209,5 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
     await vscode.window.showTextDocument(vscode.Uri.file(location.file), { selection: new vscode.Range(position, position.translate(0, location.length)), preview: true });
     return location.file;
   });
+  return manager;
 }

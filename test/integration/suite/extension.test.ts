@@ -1,7 +1,7 @@
 // The extension in a real VS Code, against the emulator, on test/fixtures/sample-site. Tests run in order.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { quotaText } from '../../../src/vscode/statusBar';
+import { quotaStatus } from '../../../src/core/session/surfaces';
 import type { Node } from '../../../src/vscode/tree';
 import { API_URL, KEYS, api, hoverText, positionOf, usage, waitFor, workspaceFile } from './util';
 
@@ -332,7 +332,7 @@ describe('WP Bench in VS Code', function () {
     await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.almostExhausted);
     await waitFor('quota exhausted', () => a.bench.blockedUntil !== null, 30_000);
     const used = await usage(KEYS.almostExhausted);
-    assert.equal(quotaText(a.bench).level, 'error');
+    assert.equal(quotaStatus(a.bench).level, 'error');
     assert.ok(a.statusBar.item.backgroundColor, 'error background');
     assert.match(a.statusBar.item.text, /quota used up/);
     await vscode.commands.executeCommand('wpBench.refresh');

@@ -1,0 +1,74 @@
+// What each VS Code surface shows, decided here over the session (no vscode): the hover's notice, the diagnostic of a
+// declaring range, the status bar's quota text. The glue only turns these into vscode objects.
+import { formatQuota, isWorseThan } from '../format';
+import { hoverMarkdown } from '../present';
+import { lookupExplanation } from '../scan/lookup';
+import type { ComponentEntry, WorkspaceSession } from './session';
+
+/** The hover (and tree tooltip) markdown of a component: untrusted, every API string escaped by hoverMarkdown. */
+export function componentHover(session: WorkspaceSession, entry: ComponentEntry, file?: string): string {
+  let notice: string | undefined;
+  if (!session.hasApiUrl) notice = 'No API address set: run "WP Bench: Set API Address".';
+  else if (!session.hasKey) notice = 'No API key set: run "WP Bench: Set API Key".';
+  else if (session.isIgnored(entry.slug, file)) notice = 'Ignored in this workspace (wpBench.ignore).';
+  else if (entry.lookup !== 'yes' && !session.outcome(entry.kind, entry.slug)) notice = lookupExplanation(entry);
+  else if (entry.possibleFork) notice = 'Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.';
+  if (entry.locations.every((l) => l.source === 'theme-parent')) {
+    const inRepo = 'The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).';
+    notice = notice ? `${inRepo} ${notice}` : inRepo;
+  }
+  return hoverMarkdown(entry.kind, entry.slug, session.outcome(entry.kind, entry.slug), { notice, name: entry.name });
+}
+
+export interface DiagnosticSpec {
+  severity: 'warning' | 'information' | 'hint';
+  code: 'grade-below-threshold' | 'not-benchmarked' | 'not-in-dataset';
+  message: string;
+}
+
+/** The diagnostic on one declaring range, or null (grades at or above the minimum get none: hover and tree show them). */
+export function componentDiagnostic(session: WorkspaceSession, entry: ComponentEntry, file: string): DiagnosticSpec | null {
+  if (session.isIgnored(entry.slug, file)) return null;
+  const outcome = session.outcome(entry.kind, entry.slug);
+  const result = outcome?.result;
+  if (!result) return null;
+  const stale = outcome.stale ? ' (cached data, stale)' : '';
+  if (result.state === 'not-in-dataset') return { severity: 'hint', code: 'not-in-dataset', message: `${entry.slug} is not in the WP Bench dataset${stale}.` };
+  if (result.state === 'not-benchmarked') return { severity: 'information', code: 'not-benchmarked', message: `${result.record.name} is known to WP Bench but not benchmarked yet${stale}.` };
+  const r = result.record;
+  const minimum = session.minimumGrade(file);
+  if (!isWorseThan(r.grade, minimum)) return null;
+  const a = r.contexts.activation;
+  const cost = a ? ` Activation adds ${Math.round(a.ttfbDeltaMs)} ms TTFB, ${Math.round(a.memoryDeltaKb / 1024)} MB memory, ${a.queriesDelta} queries.` : '';
+  return { severity: 'warning', code: 'grade-below-threshold', message: `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${minimum}.${cost}${stale}` };
+}
+
+export interface QuotaStatus {
+  text: string;
+  tooltip: string;
+  level: 'ok' | 'warning' | 'error';
+  command: string;
+}
+
+/** The status bar's quota item: used / limit from the rate-limit headers, the block after a 429, what to set up. */
+export function quotaStatus(session: WorkspaceSession): QuotaStatus {
+  if (!session.hasApiUrl) return { text: '$(gear) WP Bench: Set API address', tooltip: 'WP Bench needs the API address from your subscription e-mail.', level: 'warning', command: 'wpBench.setApiUrl' };
+  if (session.apiUrlProblem) return { text: '$(error) WP Bench: API address invalid', tooltip: session.apiUrlProblem.message, level: 'error', command: 'wpBench.setApiUrl' };
+  if (!session.hasKey) return { text: '$(key) WP Bench: Set API key', tooltip: 'WP Bench needs your API key (stored in the OS keychain).', level: 'warning', command: 'wpBench.setApiKey' };
+  const q = session.quota;
+  const blocked = session.blockedUntil;
+  const reset = q?.resetAt ?? blocked;
+  const resetText = reset ? `resets ${new Date(reset).toISOString().slice(0, 10)}` : 'reset date unknown';
+  const rawTier = q?.tier ?? session.lastAccount?.tier ?? null;
+  const tier = rawTier ? rawTier.charAt(0).toUpperCase() + rawTier.slice(1) : null;
+  const lines = [`WP Bench quota${tier ? ` · ${tier}` : ''}`, q ? `${formatQuota(q.used, q.limit)} requests used this month` : 'usage not known yet', resetText];
+  if (q?.observedAt) lines.push(`as of ${new Date(q.observedAt).toLocaleTimeString()}`);
+  lines.push('Click to refresh (free: /me is not counted).');
+  if (blocked !== null) {
+    return { text: `$(error) ${q ? formatQuota(q.used, q.limit) : 'WP Bench'} — quota used up`, tooltip: ['Monthly quota used up: no lookups until the reset. Cached data stays visible.', ...lines].join('\n'), level: 'error', command: 'wpBench.showAccount' };
+  }
+  if (!q) return { text: '$(dashboard) WP Bench', tooltip: lines.join('\n'), level: 'ok', command: 'wpBench.showAccount' };
+  const ratio = q.limit && q.used !== null ? q.used / q.limit : 0;
+  const level = q.remaining === 0 ? 'error' : ratio >= 0.9 ? 'warning' : 'ok';
+  return { text: `$(dashboard) ${formatQuota(q.used, q.limit)}`, tooltip: lines.join('\n'), level, command: 'wpBench.showAccount' };
+}
