@@ -4,15 +4,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCodeServer, installExtension } from '../test/integration/harness/runInCodeServer.mjs';
+import { ensureCodeServer, startCodeServer, installExtension } from '../test/integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../test/integration/run.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_KEY = 'wpb_demo_pro_3b9d6f2a8e1c4075';
 
-if (!fs.existsSync(path.join(ROOT, '.vscode-test/code-server/.installed-4.100.3'))) {
-  execFileSync('bash', [path.join(ROOT, 'scripts/install-code-server.sh')], { stdio: 'inherit' });
-}
+ensureCodeServer();
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const vsix = path.join(ROOT, `wp-bench-${pkg.version}.vsix`);
 execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: ROOT, stdio: 'ignore' });

@@ -41,10 +41,11 @@ if [[ "${SKIP_APT:-0}" != 1 ]]; then
   if ((${#missing[@]})); then
     SUDO=""
     if [[ $(id -u) -ne 0 ]]; then
-      command -v sudo >/dev/null 2>&1 || { log "need root or sudo to apt-get install ${missing[*]}"; exit 1; }
+      command -v sudo >/dev/null 2>&1 || { log "not root and no sudo: run as root \"apt-get install -y ${missing[*]}\" (Debian/Ubuntu), then npm test again"; exit 1; }
       SUDO="sudo"
     fi
     log "apt-get install ${missing[*]}"
+    command -v apt-get >/dev/null 2>&1 || { log "no apt-get here: install ${missing[*]} with this system's package manager (Chromium at /usr/bin/chromium or CHROMIUM_PATH), then npm test again"; exit 1; }
     $SUDO apt-get update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
   else

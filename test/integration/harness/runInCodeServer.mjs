@@ -84,7 +84,7 @@
 //   work from playwright's keyboard.
 // ─────────────────────────────────────────────────────────────────────────────────────────────────
 
-import { spawn, execFile } from 'node:child_process';
+import { spawn, spawnSync, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -123,12 +123,24 @@ export const BASE_SETTINGS = {
   'window.commandCenter': false,
 };
 
-export function codeServerEntry(codeServerDir = DEFAULT_CODE_SERVER_DIR) {
+/**
+ * The README's two set-up commands (`npm ci`, `npm test`) must be enough on a fresh machine: when code-server is
+ * missing from its default place, scripts/install-code-server.sh installs it (and Chromium, ripgrep, krb5 headers
+ * through apt when root). Where it cannot (not root, no apt), the script says exactly what to run, and this fails.
+ */
+export function ensureCodeServer(codeServerDir = DEFAULT_CODE_SERVER_DIR) {
   const entry = path.join(codeServerDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-  if (!fs.existsSync(entry)) {
-    throw new Error(`code-server not found at ${entry}; run scripts/install-code-server.sh first`);
+  if (fs.existsSync(entry)) return entry;
+  console.error(`[harness] code-server is not installed in ${codeServerDir}: installing it (scripts/install-code-server.sh, about 2 minutes)…`);
+  const r = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-code-server.sh')], { stdio: 'inherit', env: { ...process.env, CODE_SERVER_DIR: codeServerDir } });
+  if (r.status !== 0 || !fs.existsSync(entry)) {
+    throw new Error(`code-server could not be installed (exit ${r.status}); see the lines above for what to run, then run npm test again`);
   }
   return entry;
+}
+
+export function codeServerEntry(codeServerDir = DEFAULT_CODE_SERVER_DIR) {
+  return ensureCodeServer(codeServerDir);
 }
 
 export async function freePort() {
