@@ -53,8 +53,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const index: EntryIndex = new LocationIndex();
   const diagnostics = new BenchDiagnostics(bench, index);
   const tree = new ComponentsTree(bench);
-  const statusBar = new QuotaStatusBar(bench);
   const view = vscode.window.createTreeView('wpBench.components', { treeDataProvider: tree, showCollapseAll: true });
+  const statusBar = new QuotaStatusBar(bench, () => view.visible);
 
   context.subscriptions.push(
     channel,
@@ -79,9 +79,11 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       diagnostics.update();
       tree.refresh();
+      statusBar.update();
       view.message = bench.state === 'scanning' ? 'Scanning…' : bench.state === 'looking-up' ? 'Looking up…' : undefined;
     }),
     bench.onDidChangeQuota(() => statusBar.update()),
+    view.onDidChangeVisibility(() => statusBar.update()),
   );
   keys.onDidChange(() => void bench.onKeyChanged(), undefined, context.subscriptions);
 
@@ -129,7 +131,8 @@ export function activate(context: vscode.ExtensionContext): void {
         await seedDemoKey(keys, bench.config.apiUrl);
         await bench.refreshKeyState();
         await bench.rescan();
-        if (bench.hasKey && bench.hasApiUrl && !bench.apiUrlProblem && !bench.quota) {
+        // Dormant outside WordPress: no /me (and so no notification) unless the workspace has components.
+        if (bench.components.length > 0 && bench.hasKey && bench.hasApiUrl && !bench.apiUrlProblem && !bench.quota) {
           await bench.fetchAccount().catch((err: unknown) => logger.warn(`account: ${(err as Error).message}`));
         }
       } catch (err) {

@@ -86,11 +86,12 @@ async function main() {
     const runs = [
       { name: 'trusted workspace', suite: 'trusted', disableWorkspaceTrust: true },
       { name: 'untrusted workspace', suite: 'untrusted', disableWorkspaceTrust: false },
+      { name: 'a PHP project that is not WordPress', suite: 'dormant', disableWorkspaceTrust: true, fixture: 'laravel-app' },
     ];
     for (const run of runs) {
       console.log(`\n=== integration: ${run.name} (${process.env.WPBENCH_TEST_RUNNER === 'electron' ? '@vscode/test-electron' : 'code-server + Chromium'}) ===`);
       const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-udd-'));
-      const workspace = copyFixture();
+      const workspace = copyFixture(run.fixture);
       const code = await runIntegration({
         extensionTestsPath: path.join(SUITE_DIR, 'index.js'),
         workspace,

@@ -48,27 +48,32 @@ export interface QuotaStatus {
   tooltip: string;
   level: 'ok' | 'warning' | 'error';
   command: string;
+  /** What a screen reader says (no icon names). */
+  label: string;
 }
 
 /** The status bar's quota item: used / limit from the rate-limit headers, the block after a 429, what to set up. */
 export function quotaStatus(session: WorkspaceSession): QuotaStatus {
-  if (!session.hasApiUrl) return { text: '$(gear) WP Bench: Set API address', tooltip: 'WP Bench needs the API address from your subscription e-mail.', level: 'warning', command: 'wpBench.setApiUrl' };
-  if (session.apiUrlProblem) return { text: '$(error) WP Bench: API address invalid', tooltip: session.apiUrlProblem.message, level: 'error', command: 'wpBench.setApiUrl' };
-  if (!session.hasKey) return { text: '$(key) WP Bench: Set API key', tooltip: 'WP Bench needs your API key (stored in the OS keychain).', level: 'warning', command: 'wpBench.setApiKey' };
+  const item = (text: string, tooltip: string, level: QuotaStatus['level'], command: string, label: string): QuotaStatus => ({ text, tooltip, level, command, label });
+  // Not set up yet is not a warning: a quiet invitation.
+  if (!session.hasApiUrl) return item('$(gear) Set up WP Bench', 'WP Bench needs the API address from your subscription e-mail. Click to set it.', 'ok', 'wpBench.setApiUrl', 'WP Bench is not set up: set the API address');
+  if (session.apiUrlProblem) return item('$(error) WP Bench: API address invalid', session.apiUrlProblem.message, 'error', 'wpBench.setApiUrl', `WP Bench: the API address is invalid. ${session.apiUrlProblem.message}`);
+  if (!session.hasKey) return item('$(key) Set up WP Bench', 'WP Bench needs your API key (stored in the OS keychain). Click to set it.', 'ok', 'wpBench.setApiKey', 'WP Bench is not set up: set the API key');
   const q = session.quota;
   const blocked = session.blockedUntil;
   const reset = q?.resetAt ?? blocked;
   const resetText = reset ? `resets ${new Date(reset).toISOString().slice(0, 10)}` : 'reset date unknown';
   const rawTier = q?.tier ?? session.lastAccount?.tier ?? null;
   const tier = rawTier ? rawTier.charAt(0).toUpperCase() + rawTier.slice(1) : null;
-  const lines = [`WP Bench quota${tier ? ` · ${tier}` : ''}`, q ? `${formatQuota(q.used, q.limit)} requests used this month` : 'usage not known yet', resetText];
+  const used = q ? `${formatQuota(q.used, q.limit)} requests used this month` : 'usage not known yet';
+  const lines = [`WP Bench quota${tier ? ` · ${tier}` : ''}`, used, resetText];
   if (q?.observedAt) lines.push(`as of ${new Date(q.observedAt).toLocaleTimeString()}`);
   lines.push('Click to refresh (free: /me is not counted).');
   if (blocked !== null) {
-    return { text: `$(error) ${q ? formatQuota(q.used, q.limit) : 'WP Bench'} — quota used up`, tooltip: ['Monthly quota used up: no lookups until the reset. Cached data stays visible.', ...lines].join('\n'), level: 'error', command: 'wpBench.showAccount' };
+    return item(`$(error) ${q ? formatQuota(q.used, q.limit) : 'WP Bench'} — quota used up`, ['Monthly quota used up: no lookups until the reset. Cached data stays visible.', ...lines].join('\n'), 'error', 'wpBench.showAccount', `WP Bench quota used up, ${resetText}; no lookups until then`);
   }
-  if (!q) return { text: '$(dashboard) WP Bench', tooltip: lines.join('\n'), level: 'ok', command: 'wpBench.showAccount' };
+  if (!q) return item('$(dashboard) WP Bench', lines.join('\n'), 'ok', 'wpBench.showAccount', `WP Bench quota: ${used}`);
   const ratio = q.limit && q.used !== null ? q.used / q.limit : 0;
   const level = q.remaining === 0 ? 'error' : ratio >= 0.9 ? 'warning' : 'ok';
-  return { text: `$(dashboard) ${formatQuota(q.used, q.limit)}`, tooltip: lines.join('\n'), level, command: 'wpBench.showAccount' };
+  return item(`$(dashboard) ${formatQuota(q.used, q.limit)}`, lines.join('\n'), level, 'wpBench.showAccount', `WP Bench quota: ${used}, ${resetText}`);
 }

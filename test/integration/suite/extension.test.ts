@@ -36,7 +36,9 @@ describe('WP Bench in VS Code', function () {
       assert.ok(slugs.includes(s), `${s} detected: ${slugs.join(', ')}`);
     }
     assert.equal(a.bench.hasKey, false);
-    assert.match(a.statusBar.item.text, /Set API key/);
+    assert.match(a.statusBar.item.text, /Set up WP Bench/);
+    assert.equal(a.statusBar.item.backgroundColor, undefined, 'not set up yet is not a warning');
+    assert.match(a.statusBar.item.accessibilityInformation?.label ?? '', /set the API key/);
     assert.deepEqual(a.tree.getChildren(), [], 'the tree is empty so the "Set API Key" welcome view shows');
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', workspaceFile('composer.json'), await positionOf(workspaceFile('composer.json'), 'wpackagist-plugin/woocommerce'));
     assert.match(hoverText(hovers), /No API key set/);

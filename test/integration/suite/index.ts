@@ -7,9 +7,11 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
   const grep = process.env.WPBENCH_TEST_GREP;
   if (grep) mocha.grep(grep);
-  // The untrusted-workspace file needs its own VS Code run (trust is decided when the folder opens).
-  const untrusted = process.env.WPBENCH_TEST_SUITE === 'untrusted';
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && f.startsWith('untrusted') === untrusted);
+  // Files named after a suite (untrusted, dormant) need their own VS Code run on their own workspace (trust is
+  // decided when the folder opens; a non-WordPress folder is another workspace); the rest is the trusted suite.
+  const own = ['untrusted', 'dormant'];
+  const suite = process.env.WPBENCH_TEST_SUITE ?? 'trusted';
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && (own.includes(suite) ? f.startsWith(suite) : !own.some((o) => f.startsWith(o))));
   if (files.length === 0) return Promise.reject(new Error('no integration test files found'));
   for (const file of files.sort()) mocha.addFile(path.join(__dirname, file));
   return new Promise((resolve, reject) => {
