@@ -107,6 +107,17 @@ export function summaryText(outcome: LookupOutcome | undefined): string {
   return outcome?.stale ? `${text} (stale)` : text;
 }
 
+/** The same facts for a screen reader: the grade spelt out ("grade D, score 29.9"), never a colour alone. */
+export function accessibleSummary(outcome: LookupOutcome | undefined): string {
+  const result = outcome?.result;
+  let text: string;
+  if (!result) text = outcome?.error ? `lookup failed: ${outcome.error.message}` : 'not looked up';
+  else if (result.state === 'not-in-dataset') text = 'not in the benchmark dataset';
+  else if (result.state === 'not-benchmarked') text = 'not benchmarked yet';
+  else text = `grade ${result.record.grade ?? 'unknown'}, score ${result.record.score ?? 'unknown'}`;
+  return outcome?.stale ? `${text}, stale cached data` : text;
+}
+
 export function contextLine(r: BenchmarkRecord, c: ContextName): string {
   const m = r.contexts[c];
   if (!m) return 'not measured';
@@ -188,8 +199,9 @@ export function lookupHtml(kind: ComponentKind, slug: string, outcome: LookupOut
   } else {
     const r = result.record;
     const letter = escapeHtml((r.grade ?? '?').charAt(0).toUpperCase());
-    parts.push(`<div class="grade grade-${letter}"><span class="letter">${escapeHtml(r.grade ?? '?')}</span><span class="score">score ${escapeHtml(String(r.score ?? '?'))}</span></div>`);
-    parts.push('<table><thead><tr><th>Context</th><th>TTFB</th><th>Memory</th><th>Queries</th></tr></thead><tbody>');
+    const spoken = escapeHtml(accessibleSummary(outcome));
+    parts.push(`<div class="grade grade-${letter}" role="img" aria-label="${spoken}"><span class="letter" aria-hidden="true">${escapeHtml(r.grade ?? '?')}</span><span class="score" aria-hidden="true">score ${escapeHtml(String(r.score ?? '?'))}</span></div>`);
+    parts.push('<table><caption>Extra cost when it is active, by context</caption><thead><tr><th scope="col">Context</th><th scope="col">TTFB</th><th scope="col">Memory</th><th scope="col">Queries</th></tr></thead><tbody>');
     for (const c of CONTEXT_NAMES) {
       const f = formatContext(r.contexts[c]);
       const cls = r.contexts[c] ? '' : ' class="nm"';

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
 import { budgetLines } from '../core/report/formats';
-import { compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
+import { accessibleSummary, compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
 import { plainText } from '../core/report/judge';
 import { LOOKUP_NOTE } from '../core/scan/lookup';
@@ -135,6 +135,8 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         item.id = `wpBench.c.${entry.kind}.${entry.slug}`;
         const notInRepo = entry.locations.every((l) => l.source === 'theme-parent') ? ' · not in this repository' : '';
         item.description = (!outcome && entry.lookup !== 'yes' ? LOOKUP_NOTE[entry.lookup] : summaryText(outcome)) + notInRepo;
+        const spoken = !outcome && entry.lookup !== 'yes' ? `not looked up: ${LOOKUP_NOTE[entry.lookup]}` : accessibleSummary(outcome);
+        item.accessibilityInformation = { label: `${name}, ${entry.kind} ${entry.slug}, ${spoken}${notInRepo ? ', not in this repository' : ''}` };
         item.tooltip = hoverFor(this.bench, entry);
         if (result?.state === 'benchmarked') item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(result.record.grade));
         else if (outcome?.error && !result) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));

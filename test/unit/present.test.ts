@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseRecord } from '../../src/core/api/record';
 import type { LookupOutcome } from '../../src/core/lookupService';
-import { escapeHtml, escapeMarkdown, hoverMarkdown, lookupHtml, markdownLinkTarget, siteTotal, compareWorstFirst } from '../../src/core/present';
+import { accessibleSummary, escapeHtml, escapeMarkdown, hoverMarkdown, lookupHtml, markdownLinkTarget, siteTotal, compareWorstFirst } from '../../src/core/present';
 import { isWorseThan, formatMemoryKb } from '../../src/core/format';
 import { sampleBody } from './helpers/samples';
 
@@ -100,5 +100,17 @@ describe('synthetic data', () => {
     assert.match(hoverMarkdown('plugin', 'akismet', o), /synthetic data \\\(emulator\\\)/);
     assert.match(lookupHtml('plugin', 'akismet', o), /synthetic data \(emulator\)/);
     assert.doesNotMatch(hoverMarkdown('plugin', 'akismet', outcome()), /synthetic/);
+  });
+});
+
+describe('present: accessible', () => {
+  it('spells the grade out and gives the lookup table column headers and a caption', () => {
+    const o = outcome({ speed_score: { grade: 'D', numeric: 29.9 } });
+    assert.equal(accessibleSummary(o), 'grade D, score 29.9');
+    assert.equal(accessibleSummary({ ...o, stale: true }), 'grade D, score 29.9, stale cached data');
+    const html = lookupHtml('plugin', 'akismet', o);
+    assert.match(html, /role="img" aria-label="grade D, score 29\.9"/);
+    assert.match(html, /<caption>/);
+    assert.equal((html.match(/<th scope="col">/g) ?? []).length, 4);
   });
 });

@@ -119,6 +119,7 @@ describe('WP Bench in VS Code', function () {
     const plugins = a.tree.getChildren(roots.find((n) => n.type === 'group' && n.kind === 'plugin'));
     const first = a.tree.getTreeItem(plugins[0]);
     assert.match(String(first.description), /^E/, `worst first: ${first.label} ${first.description}`);
+    assert.match(first.accessibilityInformation?.label ?? '', /grade E, score [\d.]+/, 'the grade is spelt out for screen readers');
     const contexts = a.tree.getChildren(plugins[0] as Node);
     assert.equal(contexts.length, 3);
   });
