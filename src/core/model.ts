@@ -50,6 +50,11 @@ export interface DetectedComponent {
   blockTheme?: boolean;
   /** A header's Plugin URI / Theme URI / Update URI names this slug on wordpress.org. */
   wordpressOrgUri?: boolean;
+  /**
+   * Every declaration is the site's own must-use code: a file in mu-plugins, or a .wp-env.json mapping of a local
+   * path into mu-plugins. Looked up only on wordpress.org evidence.
+   */
+  mustUse?: boolean;
   /** For a child theme: the slug of its `Template:` parent. */
   parent?: string;
   /** Set by the scanner after merging: looked up, or why not. Absent on partial (live-edit) parses. */

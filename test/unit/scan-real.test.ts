@@ -247,9 +247,15 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
     put('wp-content/mu-plugins/loader.php', pluginPhp('Loader'));
     put('wp-content/mu-plugins/wp-crontrol.php', pluginPhp('WP Crontrol', ' * Plugin URI: https://wordpress.org/plugins/wp-crontrol/\n'));
     put('wp-content/mu-plugins/query-monitor.php', pluginPhp('QM loader'));
-    put('.wp-env.json', json({ plugins: ['https://downloads.wordpress.org/plugin/query-monitor.zip'] }));
+    put('.wp-env.json', json({
+      plugins: ['https://downloads.wordpress.org/plugin/query-monitor.zip'],
+      // As wordpress.org's own sites do: a local file mapped into mu-plugins is the site's code.
+      mappings: { 'wp-content/mu-plugins/0-sandbox.php': './env/0-sandbox.php', 'wp-content/mu-plugins/user-switching': 'https://downloads.wordpress.org/plugin/user-switching.zip' },
+    }));
     const r = await scanWorkspace(root);
-    assert.deepEqual(r.components.map((c) => [c.slug, c.lookup]), [['loader', 'not-from-wordpress-org'], ['query-monitor', 'yes'], ['wp-crontrol', 'yes']]);
+    assert.deepEqual(r.components.map((c) => [c.slug, c.lookup]), [
+      ['0-sandbox', 'not-from-wordpress-org'], ['loader', 'not-from-wordpress-org'], ['query-monitor', 'yes'], ['user-switching', 'yes'], ['wp-crontrol', 'yes'],
+    ]);
   });
 
   it('blueprints: the plugins shorthand and install steps naming wordpress.org items, at their line', async () => {

@@ -40,7 +40,7 @@ describe('surfaces over the session', () => {
     s.dispose();
     // A folder that does not look up its own code: a mu-plugin says why, and never gets a diagnostic.
     const { sessionHost: h2 } = fakeHost(fakeApi(), {
-      scan: async (root) => ({ root, components: [{ ...component('loader', 'wp-content/mu-plugins/loader.php'), locations: [{ file: 'wp-content/mu-plugins/loader.php', line: 3, column: 17, length: 6, source: 'mu-plugin' }] }], problems: [], stats: { filesOpened: 0, bytesRead: 0, dirsRead: 0 } }),
+      scan: async (root) => ({ root, components: [{ ...component('loader', 'wp-content/mu-plugins/loader.php'), locations: [{ file: 'wp-content/mu-plugins/loader.php', line: 3, column: 17, length: 6, source: 'mu-plugin' }], mustUse: true }], problems: [], stats: { filesOpened: 0, bytesRead: 0, dirsRead: 0 } }),
     });
     const s2 = new WorkspaceSession(h2);
     await s2.refreshKeyState();

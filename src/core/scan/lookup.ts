@@ -39,13 +39,12 @@ export function wordPressOrgUriSlug(uri: string | undefined, kind: ComponentKind
  * - a component only headers declare, whose Update URI points away from wordpress.org, is not;
  * - everything else is.
  */
-export function lookupDecision(c: Pick<DetectedComponent, 'slug' | 'possibleFork' | 'locations' | 'wordpressOrgUri'>): LookupDecision {
+export function lookupDecision(c: Pick<DetectedComponent, 'slug' | 'possibleFork' | 'locations' | 'wordpressOrgUri' | 'mustUse'>): LookupDecision {
   if (!isWordPressOrgSlug(c.slug)) return 'not-a-wordpress-org-slug';
+  if (c.mustUse === true) return c.wordpressOrgUri === true ? 'yes' : 'not-from-wordpress-org';
   const declared = c.locations.some((l) => DECLARING.has(l.source));
   if (declared) return 'yes';
   if (c.possibleFork === true) return 'update-uri';
-  const muOnly = c.locations.length > 0 && c.locations.every((l) => l.source === 'mu-plugin');
-  if (muOnly && c.wordpressOrgUri !== true) return 'not-from-wordpress-org';
   return 'yes';
 }
 

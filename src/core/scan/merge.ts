@@ -54,6 +54,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     let possibleFork = false;
     let blockTheme = false;
     let wordpressOrgUri = false;
+    let mustUse = true;
     let parent: string | undefined;
     for (const c of g) {
       const vr = versionRank(c);
@@ -76,6 +77,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
       possibleFork ||= c.possibleFork === true;
       blockTheme ||= c.blockTheme === true;
       wordpressOrgUri ||= c.wordpressOrgUri === true;
+      mustUse &&= c.mustUse === true;
       parent ??= c.parent;
     }
     locations.sort(compareLocations);
@@ -84,6 +86,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     if (parents.size) merged.parentOf = [...parents].sort();
     if (blockTheme) merged.blockTheme = true;
     if (wordpressOrgUri) merged.wordpressOrgUri = true;
+    if (mustUse) merged.mustUse = true;
     if (parent !== undefined) merged.parent = parent;
     out.push(merged);
   }

@@ -271,6 +271,7 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
         name: nameLoc ? nameLoc.value : e.name,
         version: headers['Version']?.value ?? null,
         locations: [location],
+        mustUse: true,
       };
       ctx.components.push(uriFlags(c, headers, 'Plugin URI'));
     }),

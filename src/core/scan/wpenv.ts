@@ -90,11 +90,12 @@ function child(obj: Node | undefined, key: string): Node | undefined {
  * Slug and kind of a mapping key such as `wp-content/plugins/x` or `wp-content/themes/y`; a mapping into a
  * theme group (`wp-content/themes/GROUP/THEME`) is THEME.
  */
-function mappingTarget(key: string): { kind: ComponentKind; slug: string; version: null } | null {
+function mappingTarget(key: string): { kind: ComponentKind; slug: string; version: null; mustUse?: boolean } | null {
   const parts = key.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
   for (let i = 0; i + 1 < parts.length; i++) {
     const dir = parts[i];
-    if (dir === 'plugins' || dir === 'mu-plugins') return { kind: 'plugin', slug: pluginFileSlug(parts[i + 1]), version: null };
+    if (dir === 'plugins') return { kind: 'plugin', slug: pluginFileSlug(parts[i + 1]), version: null };
+    if (dir === 'mu-plugins') return { kind: 'plugin', slug: pluginFileSlug(parts[i + 1]), version: null, mustUse: true };
     if (dir === 'themes') return { kind: 'theme', slug: parts[Math.min(i + 2, parts.length - 1)], version: null };
   }
   return null;
@@ -137,7 +138,11 @@ export function parseWpEnv(text: string, file: string, self?: Partial<Record<Com
         const target = mappingTarget(k.value);
         if (!target) continue;
         const c = stringAt(k, file, index, target.kind, target, problems);
-        if (c) components.push(c);
+        if (!c) continue;
+        // A local file mapped into mu-plugins is the site's own code; a wordpress.org download is the w.org item.
+        const value = prop.children?.[1]?.value;
+        if (target.mustUse && !(typeof value === 'string' && /^https?:\/\/downloads\.wordpress\.org\//i.test(value))) c.mustUse = true;
+        components.push(c);
       }
     }
   }

@@ -28,6 +28,8 @@ export interface ComponentEntry {
   possibleFork: boolean;
   /** A header's Plugin/Theme/Update URI names this slug on wordpress.org. */
   wordpressOrgUri: boolean;
+  /** Every declaration is the site's own must-use code (see DetectedComponent.mustUse). */
+  mustUse: boolean;
   /** Looked up, or why not (lookupDecision over every place that declares it; `ignored` is not set here). */
   lookup: LookupDecision;
   /** Workspace folders (roots) that declare it. */
@@ -240,6 +242,7 @@ export class WorkspaceSession extends DisposableStore {
       name: e.name,
       version: e.version,
       possibleFork: e.possibleFork,
+      mustUse: e.mustUse,
       lookup: e.lookup,
       locations: e.locations.map((l) => ({ ...l, file: path.relative(root, l.file).split(path.sep).join('/') })),
     }));
@@ -468,6 +471,7 @@ export class WorkspaceSession extends DisposableStore {
         existing.version ??= c.version;
         existing.possibleFork ||= c.possibleFork === true;
         existing.wordpressOrgUri ||= c.wordpressOrgUri === true;
+        existing.mustUse &&= c.mustUse === true;
         if (!existing.folders.includes(root)) existing.folders.push(root);
       } else {
         merged.set(key, {
@@ -478,6 +482,7 @@ export class WorkspaceSession extends DisposableStore {
           locations,
           possibleFork: c.possibleFork === true,
           wordpressOrgUri: c.wordpressOrgUri === true,
+          mustUse: c.mustUse === true,
           lookup: 'yes',
           folders: [root],
         });
