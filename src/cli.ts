@@ -444,6 +444,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 if (require.main === module) {
+  // `wp-bench scan | head`: the reader went away; stop quietly instead of crashing on EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   void runCli(process.argv.slice(2), {
     out: (t) => process.stdout.write(`${t}\n`),
     err: (t) => process.stderr.write(`${t}\n`),
