@@ -54,3 +54,23 @@ describe('CLI: quota state that lasts between runs', () => {
     assert.equal(emulator.stats.total, sent, 'no request after the 429, in a new process-like run');
   });
 });
+
+describe('CLI: a closed pipe', () => {
+  it('wp-bench scan | head: the run ends quietly, no EPIPE crash', async function () {
+    this.timeout(20000);
+    const { spawn } = await import('node:child_process');
+    const cliJs = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+    await fs.access(cliJs);
+    const site = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-pipe-'));
+    const require: Record<string, string> = {};
+    for (let i = 0; i < 20000; i++) require[`wpackagist-plugin/p${i}`] = '*';
+    await fs.writeFile(path.join(site, 'composer.json'), JSON.stringify({ require }));
+    const child = spawn(process.execPath, [cliJs, 'scan', site], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy()); // `head -1` reads a line and leaves
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+  });
+});
