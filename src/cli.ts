@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BenchClient } from './core/api/client';
 import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
-import { createUndiciTransport } from './core/api/undiciTransport';
+import type { TransportFactory } from './core/api/transport';
 import { DiskCache } from './core/cache/diskCache';
 import { formatAge, formatContext, formatCount, formatQuota } from './core/format';
 import type { Logger } from './core/logger';
@@ -21,6 +21,17 @@ import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
 
 const VERSION = '0.1.0';
+
+/**
+ * undici is loaded with the first request only (`scan` never needs it): dist/http.js beside the bundle, as the
+ * extension does; from the sources (tests through tsx), the module itself.
+ */
+const lazyUndici: TransportFactory = (options) => {
+  const bundled = path.join(__dirname, 'http.js');
+  const modulePath = require('node:fs').existsSync(bundled) ? bundled : path.join(__dirname, 'core', 'api', 'undiciTransport');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require(modulePath) as typeof import('./core/api/undiciTransport')).createUndiciTransport(options);
+};
 
 export const EXIT = { ok: 0, judged: 1, usage: 2, notInDataset: 3, key: 4, quota: 5, failure: 6 } as const;
 
@@ -123,7 +134,7 @@ function makeClient(parsed: Parsed, io: CliIo): BenchClient {
   return new BenchClient({
     apiUrl: apiUrl ?? '',
     getKey: () => key,
-    transport: createUndiciTransport,
+    transport: lazyUndici,
     logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
   });
 }
@@ -333,7 +344,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const client = new BenchClient({
     apiUrl: apiUrl ?? '',
     getKey: () => key,
-    transport: offline ? offlineTransport : createUndiciTransport,
+    transport: offline ? offlineTransport : lazyUndici,
     logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
   });
   try {
