@@ -101,9 +101,11 @@ describe('scan: Composer packages of any vendor', () => {
     // installer-paths: an explicit package name wins over type: when written first; installer-name renames.
     assert.equal(find(r, 'plugin', 'fieldmanager')!.version, '1.6.0');
     assert.equal(find(r, 'plugin', 'acme-core')!.version, 'dev-main');
-    // Declared by Composer: looked up, whatever the vendor (query-monitor is the wordpress.org item).
+    // Declared by Composer: looked up, whatever the vendor (query-monitor is the wordpress.org item)…
     assert.equal(find(r, 'plugin', 'query-monitor')!.lookup, 'yes');
-    assert.equal(find(r, 'plugin', 's3-uploads')!.lookup, 'yes');
+    // …but a must-use package from elsewhere is the site's (or agency's) own code.
+    assert.equal(find(r, 'plugin', 's3-uploads')!.lookup, 'not-from-wordpress-org');
+    assert.equal(find(r, 'plugin', 'acme-core')!.lookup, 'not-from-wordpress-org');
     // The mu-plugin loader on disk is the site's own code: listed, never looked up.
     assert.equal(find(r, 'plugin', 'bedrock-autoloader')!.lookup, 'not-from-wordpress-org');
   });

@@ -150,6 +150,8 @@ interface LockPackage {
   type: string;
   version: string | null;
   installerName: string | null;
+  /** The dist URL is a wordpress.org download. */
+  fromWordPressOrg: boolean;
   node: Node;
 }
 
@@ -198,6 +200,7 @@ function readLockSide(text: string, file: string, problems: ScanProblem[]): Lock
         type: (str(['type']) ?? '').toLowerCase(),
         version: str(['version']),
         installerName: str(['extra', 'installer-name']),
+        fromWordPressOrg: /^https?:\/\/downloads\.wordpress\.org\//i.test(str(['dist', 'url']) ?? ''),
         node: nameNode,
       });
     }
@@ -254,6 +257,7 @@ function componentAt(
   installerName: string | null,
   paths: InstallerPath[],
   problems: ScanProblem[],
+  fromWordPressOrg = false,
 ): DetectedComponent | null {
   const kind = TYPE_KIND[type];
   const start = node.offset + 1;
@@ -273,7 +277,10 @@ function componentAt(
     return null;
   }
   const { line, column } = index.position(start);
-  return { kind, slug, name: null, version, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source }] };
+  const c: DetectedComponent = { kind, slug, name: null, version, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source }] };
+  // A must-use package is the site's own code unless it comes from wordpress.org (WPackagist, WP Packages, a w.org zip).
+  if (type === 'wordpress-muplugin' && !fromWordPressOrg && !PREFIX_TYPE[name.slice(0, name.indexOf('/'))]) c.mustUse = true;
+  return c;
 }
 
 /**
@@ -299,7 +306,7 @@ export function analyzeComposer(
       const lp = locked.get(r.name);
       const type = lp ? lockedType(lp) : typeWithoutLock(r.name, paths);
       if (!type) continue;
-      const c = componentAt(r.node, jsonSide.file, jsonSide.index, 'composer.json', r.name, type, null, lp?.installerName ?? null, paths, problems);
+      const c = componentAt(r.node, jsonSide.file, jsonSide.index, 'composer.json', r.name, type, null, lp?.installerName ?? null, paths, problems, lp?.fromWordPressOrg);
       if (c) components.push(c);
     }
   }
@@ -307,7 +314,7 @@ export function analyzeComposer(
     for (const p of lockSide.packages) {
       const type = lockedType(p);
       if (!type) continue;
-      const c = componentAt(p.node, lockSide.file, lockSide.index, 'composer.lock', p.name, type, p.version, p.installerName, paths, problems);
+      const c = componentAt(p.node, lockSide.file, lockSide.index, 'composer.lock', p.name, type, p.version, p.installerName, paths, problems, p.fromWordPressOrg);
       if (c) components.push(c);
     }
   }
