@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildEdgeCaseSite } from '../wp-compare/edge-fixture';
+import { buildPhpunitDataSites } from '../wp-compare/phpunit-fixture';
 
 const PHP = process.env.PHP_BIN || 'php';
 const CORE = process.env.WP_CORE_DIR || '/usr/share/wordpress';
@@ -53,6 +54,21 @@ describe('scan: agreement with WordPress core (php)', function () {
     for (const k of ['plugin:spaced-colon', 'plugin:bom-line1', 'plugin:late-header', 'plugin:deep', 'plugin:hidden-folder']) {
       assert.ok(!keys.includes(k), `${k} should not be listed`);
     }
+  });
+
+  it("agrees with WordPress on its own PHPUnit test data (modelled): odd names, groups, self-parented themes", () => {
+    const { themedir1, themedir2 } = buildPhpunitDataSites(path.join(root, 'phpunit'));
+    const one = runCompare(themedir1);
+    assert.deepEqual(one.result.mismatches, []);
+    assert.equal(one.status, 0);
+    const keys = one.result.rows.map((r) => r.key);
+    for (const k of ['plugin:hello-dolly', 'plugin:custom-internationalized-plugin', 'theme:theme with spaces', 'theme:block_theme-[1.0.0]', 'theme:block_thémé-[0.4.0]', 'theme:camelCase', 'theme:sandbox', 'theme:child-parent-itself']) {
+      assert.ok(keys.includes(k), `${k} missing from ${keys.join(', ')}`);
+    }
+    assert.equal(keys.length, 4 + 34, keys.join(', '));
+    const two = runCompare(themedir2);
+    assert.deepEqual(two.result.mismatches, []);
+    assert.deepEqual(two.result.rows.map((r) => r.key), ['theme:test', 'theme:test-parent']);
   });
 
   it("agrees on Debian's real WordPress tree", function () {
