@@ -201,9 +201,21 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       if (e.name.startsWith('.')) return;
       const abs = path.join(dir, e.name);
       if (await isDirEntry(ctx, dir, e)) {
+        // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version without listing the folder
+        // (its other headed files would only add locations of the same slug). Missing or not a plain file: list it.
+        let mainRead = false;
+        if (!ctx.allPluginFiles) {
+          const main = path.join(abs, e.name + '.php');
+          const h = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
+          if (h && !phpEmpty(h['Plugin Name']?.value)) {
+            addPlugin(ctx, e.name, [{ file: main, headers: h }], e.name + '.php');
+            return;
+          }
+          mainRead = h !== null; // read, no header: not read again below
+        }
         const sub = await readDir(ctx, abs);
         if (!sub) return;
-        const headed = await headedPhpFiles(ctx, abs, sub, e.name);
+        const headed = await headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== e.name + '.php') : sub, e.name);
         if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php');
       } else if (e.name.endsWith('.php')) {
         const h = await readPluginHeaders(ctx, abs, e.isFile());
