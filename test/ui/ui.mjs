@@ -60,8 +60,8 @@ const wb = await openWorkbench({
 const { page } = wb;
 console.log('UI test (packaged .vsix in code-server + Chromium)');
 try {
-  await step('the status bar asks for the API key', async () => {
-    await page.locator('.statusbar-item', { hasText: 'Set API key' }).waitFor({ timeout: 30_000 });
+  await step('the status bar invites to set WP Bench up, quietly', async () => {
+    await page.locator('.statusbar-item', { hasText: 'Set up WP Bench' }).waitFor({ timeout: 30_000 });
   });
 
   await step('palette → "WP Bench: Set API Key" → password box → saved, tier shown', async () => {
@@ -113,6 +113,7 @@ try {
     const pluginRow = rows.findIndex((r) => /^Plugins/.test(r.trim()));
     assert.ok(pluginRow >= 0, rows.join(' | '));
     assert.match(rows[pluginRow + 1], /E · [\d.]+/, `worst plugin first: ${rows[pluginRow + 1]}`);
+    assert.ok(rows.some((r) => /LayerSlider WP/.test(r) && /not a wordpress\.org slug/.test(r)), `a premium folder is listed and says why it is not looked up: ${rows.join(' | ')}`);
     await page.screenshot({ path: path.join(SHOTS, 'tree.png') });
   });
 
