@@ -6,7 +6,7 @@ import { BenchClient } from './core/api/client';
 import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
 import type { TransportFactory } from './core/api/transport';
 import { DiskCache } from './core/cache/diskCache';
-import { formatAge, formatContext, formatCount, formatQuota } from './core/format';
+import { formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
 import { LookupService, type LookupOutcome } from './core/lookupService';
@@ -58,6 +58,8 @@ Check options (flags override .wp-bench.json, which overrides the defaults):
   --format FORMAT         table (default), json, markdown or sarif
   --output FILE           write the report to FILE instead of stdout
   --max-requests N        send at most N lookups (default 200); the rest is reported as not looked up
+  --timeout-s N           time limit of the whole run (default 120): no request starts after it, and sending
+                          stops after 3 timeouts in a row; the report of what is known is printed, exit 6
   --offline               the cache only: no request at all, no key needed
   --diff REF              also show what this tree adds or removes compared with git REF
 
@@ -80,7 +82,7 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const CHECK_VALUE_FLAGS = ['--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
+const CHECK_VALUE_FLAGS = ['--timeout-s', '--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
 const CHECK_BOOL_FLAGS = ['--offline'];
 const VALUE_FLAGS = new Set(['--api-url', ...CHECK_VALUE_FLAGS]);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
@@ -192,7 +194,8 @@ async function runLookup(parsed: Parsed, io: CliIo): Promise<number> {
   if (!isValidSlug(slug)) throw errors.invalidSlug(slug);
   const client = makeClient(parsed, io);
   try {
-    const service = new LookupService(new DiskCache({ dir: cacheDir(io.env) }), () => client);
+    const cache = new DiskCache({ dir: cacheDir(io.env) });
+    const service = new LookupService(cache, () => client);
     // The extension's rules, persisted in the cache folder: after a 429 nothing is sent until the reset, a key the
     // API refused is not sent again. One lookup asked for by name is retried even if it failed minutes ago.
     const [outcome] = (
@@ -203,6 +206,7 @@ async function runLookup(parsed: Parsed, io: CliIo): Promise<number> {
         guard: { state: new QuotaGuard(QuotaGuard.fileFor(cacheDir(io.env), client.apiId)), key: io.env.WPBENCH_API_KEY, retryFailed: true },
       })
     ).outcomes.values();
+    warnUnwritableCache(cache, io);
     if (!outcome.result) throw outcome.error ?? errors.network('no answer');
     printLookup(outcome, io, parsed.flags.has('--json'));
     if (outcome.error) {
@@ -215,9 +219,16 @@ async function runLookup(parsed: Parsed, io: CliIo): Promise<number> {
   }
 }
 
+/** One line, not silence: answers that cannot be kept are asked again (and counted) on every run. */
+function warnUnwritableCache(cache: DiskCache, io: CliIo): void {
+  if (cache.writeError) {
+    io.err(`wp-bench: the cache folder cannot be written (${cache.writeError}): answers are not kept, so every run asks again and counts against the quota. Set WPBENCH_CACHE_DIR to a writable folder.`);
+  }
+}
+
 function printLookup(outcome: LookupOutcome, io: CliIo, json: boolean): void {
   const result = outcome.result!;
-  const fetchedAt = outcome.fetchedAt ? new Date(outcome.fetchedAt).toISOString() : null;
+  const fetchedAt = isoTime(outcome.fetchedAt);
   if (json) {
     const record = result.state === 'not-in-dataset' ? null : result.record;
     io.out(JSON.stringify({ kind: outcome.kind, slug: outcome.slug, state: result.state, stale: outcome.stale, fetchedAt, record }));
@@ -251,14 +262,14 @@ function printLookup(outcome: LookupOutcome, io: CliIo, json: boolean): void {
 
 function printAccount(account: AccountInfo, io: CliIo, json: boolean): void {
   if (json) {
-    io.out(JSON.stringify({ tier: account.tier, limit: account.limit, used: account.used, remaining: account.remaining, resetAt: account.resetAt ? new Date(account.resetAt).toISOString() : null }));
+    io.out(JSON.stringify({ tier: account.tier, limit: account.limit, used: account.used, remaining: account.remaining, resetAt: isoTime(account.resetAt) }));
     return;
   }
   io.out(textTable([
     ['Tier', account.tier ?? 'unknown'],
     ['Used', formatQuota(account.used, account.limit)],
     ['Remaining', account.remaining === null ? 'unknown' : formatCount(account.remaining)],
-    ['Resets', account.resetAt ? new Date(account.resetAt).toISOString().slice(0, 10) : 'unknown'],
+    ['Resets', isoTime(account.resetAt)?.slice(0, 10) ?? 'unknown'],
   ]));
 }
 
@@ -304,6 +315,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const offline = parsed.flags.has('--offline');
   if (offline && parsed.flags.has('--no-cache')) throw new UsageError('--offline and --no-cache exclude each other');
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
+  const runStarted = Date.now();
+  const timeoutS = numberFlag(parsed, '--timeout-s') ?? 120;
 
   // Team config: flags > .wp-bench.json > defaults. It never sets the API address or the key.
   const team = await loadTeamConfig(dir);
@@ -367,13 +380,15 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     }
     const ignored = new Set(config.ignore);
     const items = [...scan.components, ...(baseComponents ?? [])].filter((c) => !ignored.has(c.slug));
-    const service = new LookupService(new DiskCache({ dir: cacheDir(io.env) }), () => client);
+    const cache = new DiskCache({ dir: cacheDir(io.env) });
+    const service = new LookupService(cache, () => client);
     const guard = { state: new QuotaGuard(QuotaGuard.fileFor(cacheDir(io.env), client.apiId)), key };
-    const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache'), guard });
+    const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache'), guard, deadline: runStarted + timeoutS * 1000, onDeadline: () => void client.dispose() });
     if (looked.overLimit.length) {
       const names = looked.overLimit.slice(0, 5).map((i) => `${i.kind} ${i.slug}`).join(', ');
       io.err(`wp-bench: ${looked.overLimit.length} lookup${looked.overLimit.length === 1 ? '' : 's'} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
     }
+    warnUnwritableCache(cache, io);
     const notCached = [...looked.skipped.values()].filter((r) => r === 'offline').length;
     if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
     const input = { outcomes: looked.outcomes, config, skipped: looked.skipped, budgetLocations, budgetLocation };
@@ -402,7 +417,15 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
       const stale = judged.filter((o) => o.result).length;
       io.err(`wp-bench: ${error.message} ${count} component${count === 1 ? '' : 's'} affected: ${stale} judged from stale cache, ${count - stale} unknown.`);
     }
-    const errorCode = errorExitCode(errs.map((e) => exitCodeFor(e.error)));
+    if (looked.stoppedBy) {
+      const left = [...looked.skipped.values()].filter((r) => r === 'time' || r === 'timeouts').length;
+      io.err(
+        looked.stoppedBy === 'time'
+          ? `wp-bench: the run reached its time limit (--timeout-s ${timeoutS}); ${left} lookup${left === 1 ? ' was' : 's were'} not sent and ${left === 1 ? 'is' : 'are'} reported as not looked up.`
+          : `wp-bench: sending stopped after 3 timeouts in a row (the server is too slow); ${left} lookup${left === 1 ? ' was' : 's were'} not sent and ${left === 1 ? 'is' : 'are'} reported as not looked up.`,
+      );
+    }
+    const errorCode = errorExitCode([...errs.map((e) => exitCodeFor(e.error)), ...(looked.stoppedBy ? [EXIT.failure] : [])]);
     if (errorCode !== undefined) return errorCode;
     return judgement.failed ? EXIT.judged : EXIT.ok;
   } finally {
@@ -410,7 +433,10 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   }
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  // Every print path: API and file strings never reach the terminal or a CI log with escape sequences or as a
+  // workflow command.
+  const io: CliIo = { ...rawIo, out: (t) => rawIo.out(terminalSafe(t)), err: (t) => rawIo.err(terminalSafe(t)) };
   try {
     const parsed = parseArgs(argv);
     if (parsed.flags.has('--version')) {

@@ -57,3 +57,29 @@ export function formatQuota(used: number | null, limit: number | null): string {
   if (used === null && limit === null) return 'quota unknown';
   return `${used === null ? '?' : formatCount(used)} / ${limit === null ? '?' : formatCount(limit)}`;
 }
+
+/** ISO 8601 of an epoch-ms time, or null when it is missing or outside what a Date can hold (never throws). */
+export function isoTime(t: number | null | undefined): string | null {
+  if (typeof t !== 'number' || !Number.isFinite(t) || Math.abs(t) > 8.64e15) return null;
+  return new Date(t).toISOString();
+}
+
+/**
+ * Text for a terminal or a CI log: no escape sequences (CSI, OSC: clipboard writes, links, titles, screen clears), no
+ * other control characters (line breaks and tabs stay), and no line that a CI runner would execute as a workflow
+ * command (`::error::…`, `##[…]`).
+ */
+export function terminalSafe(text: string): string {
+  const clean = String(text)
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, '') // OSC … BEL / ST
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]?/g, '') // CSI
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u009d[^\u0007\u009c]*[\u0007\u009c]?/g, '') // 8-bit OSC
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u009b[0-?]*[ -/]*[@-~]?/g, '') // 8-bit CSI
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return clean.replace(/^([ \t]*)(::|##\[)/gm, (_m, ws: string, cmd: string) => `${ws}${cmd === '::' ? ': :' : '# #['}`);
+}

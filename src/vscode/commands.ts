@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { normaliseApiUrl } from '../core/api/client';
 import { ApiError } from '../core/api/errors';
-import { formatQuota } from '../core/format';
+import { safeLink } from '../core/api/record';
+import { formatQuota, isoTime } from '../core/format';
 import { toJson, toMarkdown } from '../core/report/formats';
 import { isValidSlug, type ComponentKind } from '../core/model';
 import { withIgnored } from '../core/session/session';
@@ -21,7 +22,8 @@ function refOf(arg: unknown): SlugRef | undefined {
 }
 
 function describeAccount(account: { tier: string | null; used: number | null; limit: number | null; resetAt: number | null }): string {
-  const reset = account.resetAt ? `, resets ${new Date(account.resetAt).toISOString().slice(0, 10)}` : '';
+  const resetIso = isoTime(account.resetAt);
+  const reset = resetIso ? `, resets ${resetIso.slice(0, 10)}` : '';
   return `${account.tier ?? 'unknown tier'} · ${formatQuota(account.used, account.limit)} requests used${reset}`;
 }
 
@@ -149,7 +151,8 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
     if (!ref) return undefined;
     const result = bench.outcome(ref.kind, ref.slug)?.result;
     const url = result && result.state !== 'not-in-dataset' ? result.record.profileUrl : null;
-    if (!url || !/^https?:/i.test(url)) {
+    // Checked again here: a cached link is input too (http(s) only, as when it was received).
+    if (!url || safeLink(url) !== url) {
       void vscode.window.showInformationMessage(`WP Bench: no benchmark profile is known for ${ref.slug}.`);
       return undefined;
     }

@@ -157,11 +157,15 @@ export class BenchClient {
     });
   }
 
+  /** Ends the client: requests in flight are cut off, retries stop, nothing more is sent. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     const t = this.transportPromise;
     this.transportPromise = undefined;
     if (t) await (await t).close();
   }
+
+  private disposed = false;
 
   private dedupe<T>(key: string, work: () => Promise<T>): Promise<T> {
     const existing = this.inFlight.get(key);
@@ -191,13 +195,18 @@ export class BenchClient {
 
   /** Sends one GET with retries; returns 200 and 404 responses, throws typed errors for the rest. */
   private async send(path: string, counted: boolean): Promise<HttpResponse> {
+    if (this.disposed) throw errors.cancelled();
     const key = ((await this.options.getKey()) ?? '').trim();
     if (!key) throw errors.missingKey();
+    // A header value must be Latin-1 without line breaks: anything else would be a transport error, retried and
+    // reported as the network's fault. Say what it is and send nothing.
+    if (/[^\x20-\x7e\xa0-\xff]/.test(key)) throw errors.unsendableKey();
     let attempt = 0;
     for (;;) {
       try {
         return await this.sendOnce(path, key, counted);
       } catch (err) {
+        if (this.disposed) throw errors.cancelled();
         if (!(err instanceof ApiError) || !err.retryable || attempt >= this.opts.maxRetries) throw err;
         attempt++;
         // Exponential backoff with full jitter: 250 ms, 500 ms (+ up to the same again).
@@ -248,7 +257,8 @@ export class BenchClient {
         if (snapshot) this.publish(snapshot);
         if (res.status >= 300 && res.status < 400) {
           const location = headerValue(res.headers, 'location');
-          if (!location || hop >= 2) throw errors.redirect(res.status);
+          if (!location) throw errors.redirect(res.status);
+          if (hop >= 2) throw errors.redirectLoop(res.status);
           try {
             url = new URL(location, url);
           } catch {

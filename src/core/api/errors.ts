@@ -1,4 +1,5 @@
 // Typed, human-worded errors of the API client. Messages never contain the API key.
+import { isoTime } from '../format';
 
 export type ApiErrorKind =
   | 'missing-url'
@@ -37,7 +38,8 @@ export class ApiError extends Error {
 
 export function formatResetTime(resetAt: number | null | undefined): string {
   if (!resetAt || !Number.isFinite(resetAt)) return 'the next monthly reset';
-  return new Date(resetAt).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  const iso = isoTime(resetAt);
+  return iso ? iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : 'the next monthly reset';
 }
 
 export const errors = {
@@ -63,6 +65,10 @@ export const errors = {
     new ApiError('timeout', `The benchmark server did not answer within ${seconds} s. Try again later or raise the timeout setting.`),
   unreadable: (why: string, status?: number) =>
     new ApiError('unreadable', `The benchmark server sent a response WP Bench cannot read (${why}). Try again later; if it persists, check the API address.`, { status, retryable: false }),
+  redirectLoop: (status: number) =>
+    new ApiError('redirect', `The benchmark server keeps redirecting (HTTP ${status}, more than 2 hops on the same address). Check the API address.`, { status, retryable: false }),
+  unsendableKey: () =>
+    new ApiError('invalid-key', 'The API key contains characters that cannot be sent (a line break, an invisible or non-Latin character); nothing was sent. Paste the key again with "WP Bench: Set API Key" (or fix WPBENCH_API_KEY).', { retryable: false }),
   redirect: (status: number) =>
     new ApiError('redirect', `The benchmark server redirected to another address (HTTP ${status}); the key is not sent there. Check the API address.`, { status, retryable: false }),
   cancelled: () => new ApiError('cancelled', 'The request was cancelled.', { retryable: false }),

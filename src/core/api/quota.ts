@@ -25,7 +25,19 @@ const MS_2001 = 1_000_000_000_000;
  * A reset value as epoch milliseconds. Accepts epoch seconds, epoch milliseconds, seconds until reset,
  * ISO 8601 and `YYYY-MM-DD HH:MM:SS` (read as UTC: the spec does not say which zone).
  */
+/** A reset time is believed only between 2000 and 400 days from now: anything else (1e20, garbage) is "unknown". */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const LATEST_AHEAD_MS = 400 * 24 * 3600 * 1000;
+
+export function plausibleTime(t: number | null, now: number): number | null {
+  return t !== null && Number.isFinite(t) && t >= EARLIEST && t <= now + LATEST_AHEAD_MS ? t : null;
+}
+
 export function parseResetValue(value: unknown, now: number): number | null {
+  return plausibleTime(parseResetRaw(value, now), now);
+}
+
+function parseResetRaw(value: unknown, now: number): number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value))) {
     const n = Number(value);

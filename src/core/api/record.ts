@@ -81,3 +81,30 @@ export function parseRecord(body: unknown, kind: ComponentKind, slug: string): L
   for (const c of CONTEXT_NAMES) contexts[c] = context(body.contexts[c], c);
   return { state: 'benchmarked', record: { ...base, benchmarked: true, grade: grade.trim(), score, contexts } };
 }
+
+const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const finiteOrNull = (v: unknown) => v === null || finite(v);
+const stringOrNull = (v: unknown) => v === null || typeof v === 'string';
+
+/**
+ * A stored (normalised) answer checked as strictly as a network answer: a cache file is input too. The grade is a
+ * grade, numbers are finite, contexts are the three known ones or "not measured", the profile link is http(s).
+ */
+export function isValidResult(r: unknown, kind: ComponentKind, slug: string): r is LookupResult {
+  if (!isObject(r)) return false;
+  if (r.state === 'not-in-dataset') return r.kind === kind && r.slug === slug;
+  if (r.state !== 'benchmarked' && r.state !== 'not-benchmarked') return false;
+  const rec = r.record;
+  if (!isObject(rec) || rec.slug !== slug || rec.kind !== kind || typeof rec.name !== 'string') return false;
+  if (!stringOrNull(rec.benchmarkedAt) || !finiteOrNull(rec.activeInstalls) || !finiteOrNull(rec.rating)) return false;
+  if (rec.profileUrl !== null && safeLink(rec.profileUrl) !== rec.profileUrl) return false;
+  if (rec.synthetic !== undefined && typeof rec.synthetic !== 'boolean') return false;
+  if (!isObject(rec.contexts)) return false;
+  for (const c of ['activation', 'homepage', 'admin'] as const) {
+    const m = rec.contexts[c];
+    if (m === null) continue;
+    if (!isObject(m) || !finite(m.ttfbDeltaMs) || !finite(m.memoryDeltaKb) || !finite(m.queriesDelta)) return false;
+  }
+  if (r.state === 'not-benchmarked') return rec.benchmarked === false;
+  return rec.benchmarked === true && typeof rec.grade === 'string' && /^[A-F][+-]?$/.test(rec.grade) && finite(rec.score);
+}

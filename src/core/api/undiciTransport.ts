@@ -58,7 +58,8 @@ export function createUndiciTransport(options: TransportOptions): HttpTransport 
       }
     },
     async close() {
-      await agent.close().catch(() => agent.destroy());
+      // Closing means "no more answers are wanted": requests still in flight (a trickling body) are cut off now.
+      await agent.destroy().catch(() => undefined);
     },
   };
 }

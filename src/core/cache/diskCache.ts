@@ -1,8 +1,9 @@
 // Persistent lookup cache: one small JSON file per (API, kind, slug), written atomically (temp + rename), so two
 // processes never lose each other's completed writes and a torn or corrupt file costs only that entry.
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isValidResult } from '../api/record';
 import { isValidSlug, type ComponentKind, type LookupResult } from '../model';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
@@ -37,18 +38,34 @@ interface StoredEntry {
 const HOUR = 3_600_000;
 const FORMAT_DIR = 'lookups-v1';
 
+/** A cache file is input like a network answer: validated the same way on every read. */
 function isStoredEntry(v: unknown, kind: ComponentKind, slug: string): v is StoredEntry {
   if (typeof v !== 'object' || v === null) return false;
   const e = v as StoredEntry;
-  if (e.v !== 1 || typeof e.savedAt !== 'number' || typeof e.result !== 'object' || e.result === null) return false;
-  const r = e.result;
-  if (r.state === 'not-in-dataset') return r.kind === kind && r.slug === slug;
-  if (r.state !== 'benchmarked' && r.state !== 'not-benchmarked') return false;
-  return typeof r.record === 'object' && r.record !== null && r.record.slug === slug && r.record.kind === kind && typeof r.record.contexts === 'object';
+  if (e.v !== 1 || typeof e.savedAt !== 'number' || !Number.isFinite(e.savedAt)) return false;
+  return isValidResult(e.result, kind, slug);
+}
+
+/** Cache entries are small; anything larger, or not a regular file (a FIFO), is not read. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
+const O_READ = process.platform === 'win32' ? fsConstants.O_RDONLY : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+async function readEntryFile(file: string): Promise<string | undefined> {
+  const st = await fs.stat(file).catch(() => undefined);
+  if (!st?.isFile() || st.size > MAX_ENTRY_BYTES) return st ? '' : undefined;
+  const fh = await fs.open(file, O_READ).catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    return (await fh.readFile()).toString('utf8');
+  } finally {
+    await fh.close();
+  }
 }
 
 export class DiskCache {
   private readonly memory = new Map<string, StoredEntry>();
+  /** The first failed write (an unwritable folder): answers then last for this run only, and the caller says so. */
+  writeError: string | undefined;
   private readonly now: () => number;
   private readonly logger: Logger;
   private readonly ttl: Record<LookupResult['state'], number>;
@@ -84,12 +101,8 @@ export class DiskCache {
     const known = this.memory.get(mk);
     if (known) return this.hit(known);
     const file = this.fileFor(apiId, kind, slug);
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const text = await readEntryFile(file).catch(() => undefined);
+    if (text === undefined) return undefined;
     let entry: unknown;
     try {
       entry = JSON.parse(text);
@@ -117,6 +130,7 @@ export class DiskCache {
       await fs.rename(tmp, file);
     } catch (err) {
       await fs.rm(tmp, { force: true }).catch(() => undefined);
+      this.writeError ??= `${(err as NodeJS.ErrnoException).code ?? 'error'} in ${this.options.dir}`;
       this.logger.warn(`cache: could not save ${kind} ${slug}: ${(err as Error).message}`);
     }
   }
@@ -128,8 +142,11 @@ export class DiskCache {
   }
 
   private hit(entry: StoredEntry): CacheHit {
-    const ageMs = Math.max(0, this.now() - entry.savedAt);
-    return { result: entry.result, savedAt: entry.savedAt, ageMs, stale: ageMs > this.ttl[entry.result.state] };
+    const now = this.now();
+    const ageMs = Math.max(0, now - entry.savedAt);
+    // An entry dated in the future (a clock change, a hand-edited file) is stale, never fresh until that date.
+    const future = entry.savedAt > now + 60_000;
+    return { result: entry.result, savedAt: entry.savedAt, ageMs, stale: future || ageMs > this.ttl[entry.result.state] };
   }
 
   private memoryKey(apiId: string, kind: ComponentKind, slug: string): string {

@@ -22,6 +22,15 @@ export interface CheckLookupOptions {
    * refused before; slugs that failed in the last 10 minutes wait; every answer is recorded for the next run.
    */
   guard?: { state: QuotaGuard; key: string | undefined; retryFailed?: boolean };
+  /** Epoch ms after which no request is started (`check --timeout-s`); what is left is reported as not looked up. */
+  deadline?: number;
+  /** Stop sending after this many timeouts in a row (a server that trickles bodies); default 3. */
+  maxConsecutiveTimeouts?: number;
+  /** Called when the deadline passes with requests in flight: the caller cuts them short (closes its client). */
+  onDeadline?: () => void;
+  /** Requests in flight at once (the client's own bound applies too); default 4. */
+  concurrency?: number;
+  now?: () => number;
 }
 
 export interface CheckLookupResult {
@@ -32,6 +41,8 @@ export interface CheckLookupResult {
   requested: number;
   /** Items that needed a request and did not get one because of maxRequests. */
   overLimit: { kind: ComponentKind; slug: string }[];
+  /** Sending stopped early: the run's time limit, or timeouts in a row. */
+  stoppedBy?: 'time' | 'timeouts';
 }
 
 /** A transport that refuses to be used: --offline never touches the network, even by mistake. */
@@ -78,11 +89,47 @@ export async function lookupForCheck(service: LookupService, items: DetectedComp
   const allowed = new Set(needing.slice(0, max).map((i) => itemKey(i.kind, i.slug)));
   const overLimit = needing.slice(max);
   for (const i of overLimit) skipped.set(itemKey(i.kind, i.slug), 'limit');
+  // Requests go through a small pool so that sending can stop: after the deadline, or after timeouts in a row.
+  const now = opts.now ?? Date.now;
+  const maxTimeouts = opts.maxConsecutiveTimeouts ?? 3;
+  let inARow = 0;
+  let stoppedBy: CheckLookupResult['stoppedBy'];
+  const mayStart = () => {
+    if (stoppedBy) return false;
+    if (opts.deadline !== undefined && now() >= opts.deadline) stoppedBy = 'time';
+    else if (inARow >= maxTimeouts) stoppedBy = 'timeouts';
+    return !stoppedBy;
+  };
+  const networkItems = sorted.filter((i) => allowed.has(itemKey(i.kind, i.slug)));
+  const queue = [...networkItems];
+  const sent = new Set<string>();
+  const worker = async () => {
+    for (let i = queue.shift(); i; i = queue.shift()) {
+      const key = itemKey(i.kind, i.slug);
+      if (!mayStart()) {
+        skipped.set(key, stoppedBy === 'time' ? 'time' : 'timeouts');
+        continue;
+      }
+      sent.add(key);
+      const o = await service.get(i.kind, i.slug, { network: true, force: opts.force });
+      inARow = o.error?.kind === 'timeout' ? inARow + 1 : 0;
+      outcomes.set(key, o);
+    }
+  };
+  const timer = opts.deadline !== undefined && opts.onDeadline ? setTimeout(() => {
+    stoppedBy ??= 'time';
+    opts.onDeadline?.();
+  }, Math.max(0, opts.deadline - now())) : undefined;
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, worker));
+  } finally {
+    clearTimeout(timer);
+  }
   await Promise.all(
     sorted.map(async (i) => {
       const key = itemKey(i.kind, i.slug);
-      const network = allowed.has(key);
-      let o = await service.get(i.kind, i.slug, { network, force: network && opts.force });
+      const network = sent.has(key);
+      let o = network ? outcomes.get(key)! : await service.get(i.kind, i.slug, { network: false });
       if (network && guard) {
         if (o.error) await guard.state.record(o.error, guard.key, i);
         else guard.state.succeeded(i.kind, i.slug);
@@ -93,7 +140,7 @@ export async function lookupForCheck(service: LookupService, items: DetectedComp
       outcomes.set(key, o);
     }),
   );
-  return { outcomes, skipped, requested: allowed.size, overLimit };
+  return { outcomes, skipped, requested: sent.size, overLimit, stoppedBy };
 }
 
 /** Why nothing may be sent at all, from the persisted state. */

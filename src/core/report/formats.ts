@@ -1,6 +1,6 @@
 // Renderers of a check: a terminal table, JSON (stable, documented in the README), Markdown for pull-request
 // comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
-import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs } from '../format';
+import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { escapeMarkdown, markdownLinkTarget, SYNTHETIC_NOTE, type ContextTotal } from '../present';
 import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
@@ -26,7 +26,7 @@ function statusText(v: ComponentVerdict): string {
     case 'not-in-dataset':
       return 'not in dataset';
     default:
-      return v.unknownReason === 'limit' ? 'not looked up (limit)' : v.unknownReason === 'offline' ? 'not cached (offline)' : v.unknownReason === 'local' ? 'not looked up (Update URI)' : v.unknownReason === 'not-a-wordpress-org-slug' ? 'not a wordpress.org slug' : v.unknownReason === 'not-from-wordpress-org' ? 'not looked up (mu-plugin)' : v.unknownReason === 'error' ? 'lookup failed' : 'not looked up';
+      return v.unknownReason === 'limit' ? 'not looked up (limit)' : v.unknownReason === 'time' ? 'not looked up (time limit)' : v.unknownReason === 'timeouts' ? 'not looked up (server too slow)' : v.unknownReason === 'offline' ? 'not cached (offline)' : v.unknownReason === 'local' ? 'not looked up (Update URI)' : v.unknownReason === 'not-a-wordpress-org-slug' ? 'not a wordpress.org slug' : v.unknownReason === 'not-from-wordpress-org' ? 'not looked up (mu-plugin)' : v.unknownReason === 'error' ? 'lookup failed' : 'not looked up';
   }
 }
 
@@ -133,7 +133,7 @@ function componentJson(v: ComponentVerdict, findings: Finding[]) {
     score: v.score,
     failed: v.failed,
     stale: v.stale,
-    fetchedAt: v.fetchedAt !== null ? new Date(v.fetchedAt).toISOString() : null,
+    fetchedAt: isoTime(v.fetchedAt),
     synthetic: v.synthetic,
     unknownReason: v.unknownReason ?? null,
     contexts: contextsJson(v),

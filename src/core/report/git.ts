@@ -1,6 +1,13 @@
 // Git helpers of `check`: the checked folder at another ref (for --diff) and the folder's path inside its
 // repository (so SARIF paths are relative to the repository root). execFile only: no shell, no injection.
 import { execFile, spawn } from 'node:child_process';
+
+/** The environment for git and tar: everything but the API key (hooks and filters run there). */
+export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out = { ...env };
+  delete out.WPBENCH_API_KEY;
+  return out;
+}
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,7 +21,7 @@ export function isSafeRef(ref: string): boolean {
 
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
+    execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...childEnv(), GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
       if (err) reject(new GitError(String(stderr || err.message).trim().split('\n')[0].slice(0, 300)));
       else resolve(stdout);
     });
@@ -68,8 +75,8 @@ export async function snapshotAtRef(dir: string, ref: string): Promise<RefSnapsh
 
 function archiveInto(cwd: string, treeish: string, target: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const archive = spawn('git', ['-C', cwd, 'archive', '--format=tar', treeish], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const tar = spawn('tar', ['-x', '-f', '-', '-C', target], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const archive = spawn('git', ['-C', cwd, 'archive', '--format=tar', treeish], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+    const tar = spawn('tar', ['-x', '-f', '-', '-C', target], { stdio: ['pipe', 'ignore', 'pipe'], env: childEnv() });
     let errText = '';
     archive.stderr.on('data', (d) => (errText += String(d)));
     tar.stderr.on('data', (d) => (errText += String(d)));

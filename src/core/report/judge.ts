@@ -86,7 +86,7 @@ export interface Finding {
 }
 
 export type ComponentState = 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'unknown';
-export type UnknownReason = 'limit' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'error' | 'not-looked-up';
+export type UnknownReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'error' | 'not-looked-up';
 
 export interface ComponentVerdict {
   kind: ComponentKind;
@@ -172,7 +172,7 @@ export interface Judgement {
 
 export const CONTEXT_LABEL: Record<ContextName, string> = { activation: 'activation', homepage: 'homepage', admin: 'admin' };
 
-export type SkipReason = 'limit' | 'offline' | 'local';
+export type SkipReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local';
 
 /**
  * Never looked up, as in the extension: only headers declare it and their Update URI says it is not the
@@ -312,6 +312,10 @@ function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number
       const why =
         v.unknownReason === 'limit'
           ? 'it was beyond --max-requests'
+          : v.unknownReason === 'time'
+            ? 'the run reached its time limit (--timeout-s) before it was asked'
+            : v.unknownReason === 'timeouts'
+              ? 'sending stopped after 3 timeouts in a row (the server is too slow)'
           : v.unknownReason === 'offline'
             ? 'it is not in the cache (--offline)'
             : v.unknownReason === 'local'

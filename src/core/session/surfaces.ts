@@ -1,6 +1,6 @@
 // What each VS Code surface shows, decided here over the session (no vscode): the hover's notice, the diagnostic of a
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
-import { formatQuota, isWorseThan } from '../format';
+import { formatQuota, isoTime, isWorseThan } from '../format';
 import { hoverMarkdown } from '../present';
 import { lookupExplanation } from '../scan/lookup';
 import type { ComponentEntry, WorkspaceSession } from './session';
@@ -62,12 +62,13 @@ export function quotaStatus(session: WorkspaceSession): QuotaStatus {
   const q = session.quota;
   const blocked = session.blockedUntil;
   const reset = q?.resetAt ?? blocked;
-  const resetText = reset ? `resets ${new Date(reset).toISOString().slice(0, 10)}` : 'reset date unknown';
+  const resetIso = isoTime(reset);
+  const resetText = resetIso ? `resets ${resetIso.slice(0, 10)}` : 'reset date unknown';
   const rawTier = q?.tier ?? session.lastAccount?.tier ?? null;
   const tier = rawTier ? rawTier.charAt(0).toUpperCase() + rawTier.slice(1) : null;
   const used = q ? `${formatQuota(q.used, q.limit)} requests used this month` : 'usage not known yet';
   const lines = [`WP Bench quota${tier ? ` · ${tier}` : ''}`, used, resetText];
-  if (q?.observedAt) lines.push(`as of ${new Date(q.observedAt).toLocaleTimeString()}`);
+  if (isoTime(q?.observedAt)) lines.push(`as of ${new Date(q!.observedAt).toLocaleTimeString()}`);
   lines.push('Click to refresh (free: /me is not counted).');
   if (blocked !== null) {
     return item(`$(error) ${q ? formatQuota(q.used, q.limit) : 'WP Bench'} — quota used up`, ['Monthly quota used up: no lookups until the reset. Cached data stays visible.', ...lines].join('\n'), 'error', 'wpBench.showAccount', `WP Bench quota used up, ${resetText}; no lookups until then`);
