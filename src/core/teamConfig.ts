@@ -3,7 +3,7 @@
 // budgets, ignored slugs, the default context and context weights — and never the API address or the key:
 // a repository must not be able to send anyone's key elsewhere.
 // Plain TypeScript: no vscode.
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Node } from 'jsonc-parser';
 import { CONTEXT_NAMES, isValidSlug, type ContextName, type ScanProblem } from './model';
@@ -201,7 +201,13 @@ export async function loadTeamConfig(root: string): Promise<{ config: TeamConfig
   const file = path.join(root, TEAM_CONFIG_FILE);
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, 'r');
+    // stat (following links) before opening: a FIFO, socket or device named .wp-bench.json is never opened (a
+    // blocking open of a FIFO would hang `check` and the extension host); the open is non-blocking as well.
+    const st = await fs.stat(file);
+    if (!st.isFile()) {
+      return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: 'The team config is not a regular file (a FIFO, socket, device or folder); it was not opened and is not used' }] };
+    }
+    handle = await fs.open(file, process.platform === 'win32' ? 'r' : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { config: emptyTeamConfig(), problems: [] };

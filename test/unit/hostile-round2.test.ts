@@ -45,6 +45,23 @@ describe('hostile, round two', function () {
     }
   });
 
+  it('2. a FIFO named .wp-bench.json or composer.json (or linked to one) is refused, never opened: check and scan end', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { spawnSync } = await import('node:child_process');
+    const dir = await tmp('wpb-h2-');
+    assert.equal(spawnSync('mkfifo', [path.join(dir, '.wp-bench.json')]).status, 0);
+    assert.equal(spawnSync('mkfifo', [path.join(dir, 'fifo')]).status, 0);
+    await fs.symlink(path.join(dir, 'fifo'), path.join(dir, 'composer.json'));
+    const env = { WPBENCH_API_URL: 'http://127.0.0.1:9/api', WPBENCH_CACHE_DIR: await tmp('wpb-h2-cache-') };
+    const check = await cli(['check', dir, '--offline'], env, dir);
+    assert.equal(check.code, 0, check.err);
+    assert.match(check.err, /team config is not a regular file/);
+    assert.match(check.err, /composer\.json is a FIFO/);
+    const scan = await cli(['scan', dir], env, dir);
+    assert.equal(scan.code, 0);
+    assert.match(scan.err, /composer\.json is a FIFO, not a regular file; it was not opened/);
+  });
+
   it('4. check has a time limit for the whole run and stops after 3 timeouts in a row; what is known is reported, exit 6', async () => {
     const dir = await tmp('wpb-h2-');
     const require: Record<string, string> = {};
