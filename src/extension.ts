@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isLoopbackHost } from './core/api/client';
+import { uiPlainText } from './core/format';
 import type { TransportFactory } from './core/api/transport';
 import { isDeclarationFile } from './core/scan/document';
 import { ApiKeyStore } from './vscode/apiKey';
@@ -38,18 +39,25 @@ export interface WpBenchApi {
   /** Resolves when the first scan (and its lookups) has finished. */
   ready: Promise<void>;
   lookupPanel: () => LookupPanel | undefined;
+  /** The next question (ask or confirm) is answered with this instead of being shown. */
+  answerNext: (choice: string | undefined) => void;
 }
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   const { channel, logger } = createLog();
   const keys = new ApiKeyStore(context.secrets, logger);
+  // Every message may carry API or file text: plain text only (no links, no command: URIs, no icons).
+  const testHooks = process.env.WPBENCH_TEST_HOOKS === '1';
+  const answers: (string | undefined)[] = [];
+  const answered = <T>(show: () => Thenable<T>) => (testHooks && answers.length ? Promise.resolve(answers.shift() as T) : show());
   const ui = {
-    ask: (m: string, ...items: string[]) => vscode.window.showWarningMessage(`WP Bench: ${m}`, ...items),
-    error: (m: string, ...items: string[]) => vscode.window.showErrorMessage(`WP Bench: ${m}`, ...items),
+    ask: (m: string, ...items: string[]) => answered(() => vscode.window.showWarningMessage(uiPlainText(`WP Bench: ${m}`), ...items)),
+    error: (m: string, ...items: string[]) => vscode.window.showErrorMessage(uiPlainText(`WP Bench: ${m}`), ...items),
+    confirm: (m: string, button: string) => answered(() => vscode.window.showWarningMessage(uiPlainText(`WP Bench: ${m}`), { modal: true }, button)),
     runCommand: (id: string) => vscode.commands.executeCommand(id),
   };
-  const bench: Bench = createBench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui);
+  const bench: Bench = createBench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui, context.globalState);
   const index: EntryIndex = new LocationIndex();
   const diagnostics = new BenchDiagnostics(bench, index);
   const tree = new ComponentsTree(bench);
@@ -68,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
       providedCodeActionKinds: BenchQuickFixes.kinds,
     }),
   );
-  context.subscriptions.push(registerCommands(context, bench, keys));
+  context.subscriptions.push(registerCommands(context, bench, keys, ui));
 
   let lastEntries: unknown;
   context.subscriptions.push(
@@ -145,8 +153,8 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
-  if (process.env.WPBENCH_TEST_HOOKS === '1') {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active };
+  if (testHooks) {
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active, answerNext: (choice) => void answers.push(choice) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

@@ -83,3 +83,18 @@ export function terminalSafe(text: string): string {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
   return clean.replace(/^([ \t]*)(::|##\[)/gm, (_m, ws: string, cmd: string) => `${ws}${cmd === '::' ? ': :' : '# #['}`);
 }
+
+/**
+ * Text for a notification, quick pick, input box or status bar: plain, whatever an API or a file says. VS Code renders
+ * `[label](command:…)` as a working link in notifications and `$(icon)` as an icon: brackets and the icon syntax are
+ * neutralised, control characters removed, length bounded.
+ */
+export function uiPlainText(text: string, max = 500): string {
+  const t = String(text)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\[/g, '\u27e6')
+    .replace(/\]/g, '\u27e7')
+    .replace(/\$\(/g, '$\u200b(');
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

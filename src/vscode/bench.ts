@@ -18,13 +18,18 @@ export interface UiPorts {
   runCommand(id: string): Thenable<unknown>;
 }
 
-export function createBench(storageDir: string, keys: ApiKeyStore, transport: TransportFactory, logger: Logger, ui: UiPorts): Bench {
+const KEY_ORIGIN = 'wpBench.keyOrigin';
+
+export function createBench(storageDir: string, keys: ApiKeyStore, transport: TransportFactory, logger: Logger, ui: UiPorts, state: vscode.Memento): Bench {
   const host: SessionHost = {
     folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })),
     isTrusted: () => vscode.workspace.isTrusted,
     settings: readSettings,
     folderSettings: (root) => readFolderSettings(root === undefined ? undefined : vscode.Uri.file(root)),
     getKey: () => keys.get(),
+    // The origin (never the key) in global state: which API address the stored key belongs to.
+    keyOrigin: () => state.get<string>(KEY_ORIGIN),
+    setKeyOrigin: async (origin) => state.update(KEY_ORIGIN, origin),
     ask: async (m, ...items) => ui.ask(m, ...items),
     error: async (m, ...items) => ui.error(m, ...items),
     runCommand: async (id) => ui.runCommand(id),

@@ -2,6 +2,7 @@
 // registers each one, owns its registration and turns a thrown error into one readable notification.
 import * as vscode from 'vscode';
 import { ApiError } from '../core/api/errors';
+import { uiPlainText } from '../core/format';
 import { DisposableStore } from '../core/session/events';
 
 export interface Command {
@@ -16,7 +17,7 @@ export class CommandManager extends DisposableStore {
         try {
           return await command.execute(...args);
         } catch (err) {
-          void vscode.window.showErrorMessage(err instanceof ApiError ? err.message : `WP Bench: ${(err as Error).message}`);
+          void vscode.window.showErrorMessage(uiPlainText(err instanceof ApiError ? err.message : `WP Bench: ${(err as Error).message}`));
           return undefined;
         }
       }),

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { normaliseApiUrl } from '../core/api/client';
 import { ApiError } from '../core/api/errors';
 import { safeLink } from '../core/api/record';
-import { formatQuota, isoTime } from '../core/format';
+import { formatQuota, isoTime, uiPlainText } from '../core/format';
 import { toJson, toMarkdown } from '../core/report/formats';
 import { isValidSlug, type ComponentKind } from '../core/model';
 import { withIgnored } from '../core/session/session';
@@ -28,7 +28,21 @@ function describeAccount(account: { tier: string | null; used: number | null; li
 }
 
 /** Every contributed command, as an object each, registered by the manager (which the extension disposes). */
-export function registerCommands(context: vscode.ExtensionContext, bench: Bench, keys: { get(): Promise<string | undefined>; set(k: string): Promise<void>; clear(): Promise<void> }): CommandManager {
+export interface CommandUi {
+  /** A modal question with one button; resolves to the button or undefined. */
+  confirm(message: string, button: string): Thenable<string | undefined>;
+}
+
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  bench: Bench,
+  keys: { get(): Promise<string | undefined>; set(k: string): Promise<void>; clear(): Promise<void> },
+  ui: CommandUi,
+): CommandManager {
+  // Every API or file string shown in a notification is plain text (a `[Renew](command:…)` tier is not a link).
+  const info = (m: string, ...items: string[]) => vscode.window.showInformationMessage(uiPlainText(m), ...items);
+  const warn = (m: string, ...items: string[]) => vscode.window.showWarningMessage(uiPlainText(m), ...items);
+  const error = (m: string, ...items: string[]) => vscode.window.showErrorMessage(uiPlainText(m), ...items);
   const manager = new CommandManager();
   const register = (id: string, execute: (...args: unknown[]) => unknown) => manager.register({ id, execute });
 
@@ -51,26 +65,27 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
     // lookups in flight are shared, so nothing is sent twice.)
     const saveKey = async () => {
       await keys.set(key);
+      await bench.bindKeyToCurrentOrigin();
       await bench.onKeyChanged();
     };
     if (!bench.hasApiUrl) {
       await saveKey();
-      void vscode.window.showInformationMessage('WP Bench: API key saved. Set the API address to start looking up plugins.', 'Set API Address').then((c) => c && vscode.commands.executeCommand('wpBench.setApiUrl'));
+      void info('WP Bench: API key saved. Set the API address to start looking up plugins.', 'Set API Address').then((c) => c && vscode.commands.executeCommand('wpBench.setApiUrl'));
       return { saved: true, tier: null };
     }
     try {
       const account = await bench.validateKey(key);
       await saveKey();
-      void vscode.window.showInformationMessage(`WP Bench: API key saved — ${describeAccount(account)}.`);
+      void info(`WP Bench: API key saved — ${describeAccount(account)}.`);
       return { saved: true, tier: account.tier };
     } catch (err) {
       if (err instanceof ApiError && (err.kind === 'invalid-key' || err.kind === 'forbidden')) {
-        void vscode.window.showErrorMessage(`WP Bench: the key was not saved. ${err.message}`);
+        void error(`WP Bench: the key was not saved. ${err.message}`);
         return { saved: false, tier: null, error: err.kind };
       }
       // The server could not be asked: keep the key, say so.
       await saveKey();
-      void vscode.window.showWarningMessage(`WP Bench: API key saved, but it could not be checked. ${(err as Error).message}`);
+      void warn(`WP Bench: API key saved, but it could not be checked. ${(err as Error).message}`);
       return { saved: true, tier: null };
     }
   });
@@ -96,13 +111,19 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
           });
     if (value === undefined) return undefined;
     const url = value.trim() ? normaliseApiUrl(value).toString().replace(/\/$/, '') : '';
+    // Given as an argument (a link in a notification, a hover, another extension): the user decides, not the caller.
+    if (typeof arg === 'string' && url !== bench.config.apiUrl) {
+      const change = 'Change the Address';
+      const choice = await ui.confirm(`Change the WP Bench API address to ${url || '(none)'}? Lookups, and your key once you allow it, would go there.`, change);
+      if (choice !== change) return undefined;
+    }
     await vscode.workspace.getConfiguration('wpBench').update('apiUrl', url, vscode.ConfigurationTarget.Global);
     return url;
   });
 
   register('wpBench.clearApiKey', async () => {
     await keys.clear();
-    void vscode.window.showInformationMessage('WP Bench: API key removed from this machine.');
+    void info('WP Bench: API key removed from this machine.');
   });
 
   const lookup = (kind: ComponentKind) => async (arg: unknown) => {
@@ -137,13 +158,13 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
 
   register('wpBench.showAccount', async () => {
     const account = await bench.fetchAccount();
-    void vscode.window.showInformationMessage(`WP Bench: ${describeAccount(account)}.`);
+    void info(`WP Bench: ${describeAccount(account)}.`);
     return account;
   });
 
   register('wpBench.clearCache', async () => {
     await bench.clearCache();
-    void vscode.window.showInformationMessage('WP Bench: cache cleared. Lookups are sent again when needed.');
+    void info('WP Bench: cache cleared. Lookups are sent again when needed.');
   });
 
   register('wpBench.openProfile', async (arg) => {
@@ -153,7 +174,7 @@ export function registerCommands(context: vscode.ExtensionContext, bench: Bench,
     const url = result && result.state !== 'not-in-dataset' ? result.record.profileUrl : null;
     // Checked again here: a cached link is input too (http(s) only, as when it was received).
     if (!url || safeLink(url) !== url) {
-      void vscode.window.showInformationMessage(`WP Bench: no benchmark profile is known for ${ref.slug}.`);
+      void info(`WP Bench: no benchmark profile is known for ${ref.slug}.`);
       return undefined;
     }
     return vscode.env.openExternal(vscode.Uri.parse(url, true));

@@ -7,7 +7,7 @@ import { runCli } from '../../src/cli';
 import { BenchClient } from '../../src/core/api/client';
 import { parseAccount, parseRateLimitHeaders } from '../../src/core/api/quota';
 import { DiskCache } from '../../src/core/cache/diskCache';
-import { terminalSafe } from '../../src/core/format';
+import { terminalSafe, uiPlainText } from '../../src/core/format';
 import { childEnv } from '../../src/core/report/git';
 import { json, startTestServer, type TestServer } from './helpers/testServer';
 import { sampleBody } from './helpers/samples';
@@ -164,5 +164,15 @@ describe('hostile, round two', function () {
     const r = await cli(['lookup', 'plugin', 'akismet'], { WPBENCH_API_URL: server.url, WPBENCH_API_KEY: 'k', WPBENCH_CACHE_DIR: blocker });
     assert.equal(r.code, 0, r.err);
     assert.match(r.err, /cache folder cannot be written/);
+  });
+});
+
+describe('hostile, round two: strings in notifications', () => {
+  it('1. an API string is plain text in a notification: no link, no command: URI, no icon', () => {
+    const tier = 'pro [Renew now](command:wpBench.setApiUrl?%22http://attacker/%22) $(warning)';
+    const shown = uiPlainText(`API key saved — ${tier}`);
+    assert.doesNotMatch(shown, /\]\(/, 'no markdown link');
+    assert.doesNotMatch(shown, /\$\(/, 'no theme icon');
+    assert.match(shown, /Renew now/, 'the words stay readable');
   });
 });

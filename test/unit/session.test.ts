@@ -261,3 +261,25 @@ describe('workspace session', () => {
     s.dispose();
   });
 });
+
+describe('workspace session: the key and its API origin', () => {
+  it('a key saved for one address is not sent to another until the user allows it', async () => {
+    const api = fakeApi();
+    const { host, sessionHost } = fakeHost(api, { slugs: ['akismet'] });
+    host.keyOrigin = 'http://127.0.0.1:9';
+    host.settingsValue = { ...host.settingsValue, apiUrl: 'http://127.0.0.1:10/api' }; // changed by a sync or a link
+    const s = new WorkspaceSession(sessionHost);
+    await s.refreshKeyState();
+    await s.rescan();
+    assert.deepEqual(api.sent, [], 'the key was not sent to the new origin');
+    assert.equal(host.prompts.length, 1);
+    assert.match(host.prompts[0], /changed to http:\/\/127\.0\.0\.1:10.*saved for http:\/\/127\.0\.0\.1:9/);
+    await assert.rejects(s.fetchAccount(), /allow sending the key there first/);
+    // Setting the key again binds it to the current address.
+    await s.bindKeyToCurrentOrigin();
+    await s.onKeyChanged();
+    assert.equal(host.keyOrigin, 'http://127.0.0.1:10');
+    assert.equal(api.sent.length, 1);
+    s.dispose();
+  });
+});

@@ -62,6 +62,9 @@ export interface SessionHost {
   settings(): SessionSettings;
   folderSettings(root: string | undefined): FolderSettings;
   getKey(): Promise<string | undefined>;
+  /** The API origin the stored key was saved or validated for (persisted), undefined when not known yet. */
+  keyOrigin(): string | undefined;
+  setKeyOrigin(origin: string | undefined): Promise<void> | void;
   /** A question with buttons; resolves to the chosen button or undefined (dismissed). */
   ask(message: string, ...items: string[]): Promise<string | undefined>;
   error(message: string, ...items: string[]): Promise<string | undefined>;
@@ -82,7 +85,7 @@ export function entryKey(kind: ComponentKind, slug: string): string {
   return `${kind}/${slug}`;
 }
 
-type Prompt = 'untrusted' | 'limit';
+type Prompt = 'untrusted' | 'limit' | 'origin';
 
 export class WorkspaceSession extends DisposableStore {
   private settingsValue: SessionSettings;
@@ -356,6 +359,7 @@ export class WorkspaceSession extends DisposableStore {
 
   async fetchAccount(): Promise<AccountInfo> {
     if (!this.client) throw this.clientError ?? missingUrl();
+    if (!(await this.keyMayGo())) throw new ApiError('cancelled', 'The API address changed since the key was saved: allow sending the key there first (or set the key again).');
     this.account = await this.client.me();
     this.quotaChanged.fire();
     return this.account;
@@ -554,13 +558,42 @@ export class WorkspaceSession extends DisposableStore {
 
   /** A question the user has not answered yet (trust or the per-scan limit); lookups wait for it, the UI does not. */
   get pendingConsent(): Prompt | undefined {
-    return this.asking.has('untrusted') ? 'untrusted' : this.asking.has('limit') ? 'limit' : undefined;
+    return this.asking.has('untrusted') ? 'untrusted' : this.asking.has('limit') ? 'limit' : this.asking.has('origin') ? 'origin' : undefined;
+  }
+
+  /**
+   * The key is bound to the API origin it was saved or validated for: a changed address (a settings sync, a link,
+   * another profile) does not receive it until the user says so. A key saved before any address binds to the first.
+   */
+  private async keyMayGo(): Promise<boolean> {
+    const origin = this.client?.origin;
+    if (!origin) return false;
+    const bound = this.host.keyOrigin();
+    if (bound === undefined) {
+      await this.host.setKeyOrigin(origin);
+      return true;
+    }
+    if (bound === origin) return true;
+    const send = 'Send the Key There';
+    this.prompt('origin', `The API address changed to ${origin}. Your API key was saved for ${bound}. Send the key to ${origin}?`, [send], async (choice) => {
+      if (choice !== send) return;
+      await this.host.setKeyOrigin(origin);
+      await this.lookupAll();
+    });
+    return false;
+  }
+
+  /** The key was saved or validated for the current address (Set API Key). */
+  async bindKeyToCurrentOrigin(): Promise<void> {
+    await this.host.setKeyOrigin(this.client?.origin);
+    this.declined.delete('origin');
   }
 
   private async mayRequest(count: number): Promise<boolean> {
     if (!this.hasKeyValue || this.blockedUntil !== null) return false;
     const key = await this.host.getKey();
     if (!key || this.guard.rejection(key)) return false;
+    if (!(await this.keyMayGo())) return false;
     if (!this.host.isTrusted() && !this.untrustedConsent) {
       this.prompt('untrusted', `This workspace is not trusted. WP Bench found ${count} plugins and themes; looking them up sends their slugs to the benchmark API with your key.`, ['Allow Lookups'], () => this.allowUntrustedLookups());
       return false;

@@ -2,7 +2,7 @@
 // and WP Bench stays out of the way — no status bar item, no diagnostics, no notification, no request.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { API_URL, api, waitFor } from './util';
+import { API_URL, api, waitFor, setApiUrl } from './util';
 
 describe('WP Bench outside WordPress', function () {
   this.timeout(60_000);
@@ -11,7 +11,7 @@ describe('WP Bench outside WordPress', function () {
     const ext = vscode.extensions.getExtension('wpbench.wp-bench');
     await waitFor('activation by workspaceContains:**/composer.json', () => ext?.isActive);
     const a = await api();
-    assert.equal(await vscode.commands.executeCommand('wpBench.setApiUrl', API_URL), API_URL);
+    assert.equal(await setApiUrl(API_URL), API_URL);
     await a.bench.rescan();
     assert.equal(a.bench.components.length, 0);
     assert.deepEqual(a.bench.problems, []);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { quotaStatus } from '../../../src/core/session/surfaces';
 import type { Node } from '../../../src/vscode/tree';
-import { API_URL, KEYS, api, hoverText, positionOf, usage, waitFor, workspaceFile } from './util';
+import { API_URL, KEYS, api, hoverText, positionOf, usage, waitFor, workspaceFile, setApiUrl } from './util';
 
 describe('WP Bench in VS Code', function () {
   this.timeout(60_000);
@@ -11,7 +11,7 @@ describe('WP Bench in VS Code', function () {
   before(async () => {
     assert.ok(API_URL, 'WPBENCH_TEST_API_URL must point at the emulator');
     await vscode.commands.executeCommand('wpBench.clearApiKey');
-    assert.equal(await vscode.commands.executeCommand('wpBench.setApiUrl', API_URL), API_URL);
+    assert.equal(await setApiUrl(API_URL), API_URL);
   });
 
   it('activates on startup with only registrations, and without loading undici', async () => {
@@ -230,6 +230,14 @@ describe('WP Bench in VS Code', function () {
     assert.doesNotMatch(panel.html, /<script>(?!<\/script>)/, 'no inline script without a nonce');
     const bad = await vscode.commands.executeCommand('wpBench.lookupPlugin', '../../v1/me');
     assert.equal(bad, undefined, 'a hostile slug is refused');
+  });
+
+  it('WP Bench: Set API Address given an argument (a link, another extension) asks first; dismissed, nothing changes', async () => {
+    const a = await api();
+    a.answerNext(undefined); // the user dismisses the question
+    assert.equal(await vscode.commands.executeCommand('wpBench.setApiUrl', 'http://127.0.0.1:9/attacker'), undefined);
+    assert.equal(a.bench.config.apiUrl, API_URL);
+    assert.equal(vscode.workspace.getConfiguration('wpBench').inspect('apiUrl')?.globalValue, API_URL);
   });
 
   it('an application-scoped API address cannot be overridden by the workspace', async () => {

@@ -1,14 +1,14 @@
 // Run in a separate VS Code whose folder is NOT trusted: detection works, no request until the user agrees.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { API_URL, KEYS, api, usage, waitFor } from './util';
+import { API_URL, KEYS, api, usage, waitFor, setApiUrl } from './util';
 
 describe('WP Bench in an untrusted workspace', function () {
   this.timeout(60_000);
 
   it('detects components but sends no lookup until the user allows it', async () => {
     assert.equal(vscode.workspace.isTrusted, false, 'this run must open the folder untrusted');
-    await vscode.commands.executeCommand('wpBench.setApiUrl', API_URL);
+    await setApiUrl(API_URL);
     const before = await usage(KEYS.scale);
     await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.scale);
     const a = await api();

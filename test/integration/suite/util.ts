@@ -58,3 +58,10 @@ export function hoverText(hovers: vscode.Hover[]): string {
     .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
     .join('\n');
 }
+
+/** Sets the API address through the command, as a user would (the command asks first when given an argument). */
+export async function setApiUrl(url: string): Promise<string | undefined> {
+  const a = await api();
+  a.answerNext('Change the Address');
+  return vscode.commands.executeCommand<string>('wpBench.setApiUrl', url);
+}

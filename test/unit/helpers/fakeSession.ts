@@ -59,6 +59,7 @@ export function fakeHost(api: ReturnType<typeof fakeApi>, o: FakeHostOptions = {
   const prompts: string[] = [];
   const host = {
     key: 'wpb_test_key_1' as string | undefined,
+    keyOrigin: undefined as string | undefined,
     trusted: o.trusted ?? true,
     answer: undefined as string | undefined,
     settingsValue: { apiUrl: 'http://127.0.0.1:9/api', ttlHours: 24, concurrency: 4, timeoutSeconds: 5, maxPerScan: 200, ...o.settings } as SessionSettings,
@@ -73,6 +74,8 @@ export function fakeHost(api: ReturnType<typeof fakeApi>, o: FakeHostOptions = {
     settings: () => host.settingsValue,
     folderSettings: (root) => ({ ignore: [], minimumGrade: 'C', minimumGradeExplicit: false, diagnosticsEnabled: true, ...host.folderSettingsOf(root) }),
     getKey: async () => host.key,
+    keyOrigin: () => host.keyOrigin,
+    setKeyOrigin: (origin) => void (host.keyOrigin = origin),
     ask: async (message) => {
       prompts.push(message);
       return host.answer;
