@@ -2,20 +2,13 @@
 // a Playground site installs. Pure text.
 import type { Node } from 'jsonc-parser';
 import { isWordPressOrgSlug, type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
-import { LineIndex, parseJsonTree, problemAt } from './text';
+import { jsonChild, LineIndex, parseJsonTree, problemAt } from './text';
 
 export function isBlueprintFile(name: string): boolean {
   return name === 'blueprint.json' || name.endsWith('.blueprint.json');
 }
 
-function child(obj: Node | undefined, key: string): Node | undefined {
-  if (!obj || obj.type !== 'object') return undefined;
-  for (const prop of obj.children ?? []) {
-    const [k, v] = prop.children ?? [];
-    if (k && k.value === key) return v;
-  }
-  return undefined;
-}
+const child = jsonChild;
 
 const RESOURCE_KIND: Record<string, ComponentKind> = {
   'wordpress.org/plugins': 'plugin',

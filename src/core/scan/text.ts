@@ -88,3 +88,13 @@ export function parseJsonTree(text: string, file: string, index: LineIndex, prob
   if (errors.length) problems.push(problemAt(file, index, errors[0].offset, `Invalid JSON: ${printParseErrorCode(errors[0].error)}`));
   return root;
 }
+
+/** The value of `key` in a JSON object node (jsonc-parser), or undefined. */
+export function jsonChild(obj: Node | undefined, key: string): Node | undefined {
+  if (!obj || obj.type !== 'object') return undefined;
+  for (const prop of obj.children ?? []) {
+    const [k, v] = prop.children ?? [];
+    if (k && k.value === key) return v;
+  }
+  return undefined;
+}

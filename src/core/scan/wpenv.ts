@@ -2,7 +2,7 @@
 import type { Node } from 'jsonc-parser';
 import { type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
 import { isListableName } from './lookup';
-import { LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, problemAt } from './text';
+import { jsonChild, LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, problemAt } from './text';
 
 /**
  * Slug (and version, when the source names one) of a wp-env source string, or null when it is not one we
@@ -77,14 +77,7 @@ function stringAt(
   return { kind, slug, name: null, version: source?.version ?? null, locations: [{ file, line, column, length: Math.max(0, node.length - 2), source: 'wp-env' }] };
 }
 
-function child(obj: Node | undefined, key: string): Node | undefined {
-  if (!obj || obj.type !== 'object') return undefined;
-  for (const prop of obj.children ?? []) {
-    const [k, v] = prop.children ?? [];
-    if (k && k.value === key) return v;
-  }
-  return undefined;
-}
+const child = jsonChild;
 
 /**
  * Slug and kind of a mapping key such as `wp-content/plugins/x` or `wp-content/themes/y`; a mapping into a
