@@ -285,8 +285,24 @@ export class WorkspaceSession extends DisposableStore {
     await this.lookupAll();
   }
 
-  /** The key was set (the same key again counts) or cleared: forget its refusal and the block, look up again. */
+  /**
+   * The key was set (the same key again counts) or cleared: forget its refusal and the block, look up again. The
+   * store's change event and the Set API Key command both report one change: calls for the same key while one runs
+   * share it (a second run would replace the client and drop the first one's answers).
+   */
   async onKeyChanged(): Promise<void> {
+    const key = await this.host.getKey();
+    if (this.keyChange && this.keyChange.key === key) return this.keyChange.done;
+    const done = this.applyKeyChange().finally(() => {
+      if (this.keyChange?.done === done) this.keyChange = undefined;
+    });
+    this.keyChange = { key, done };
+    return done;
+  }
+
+  private keyChange: { key: string | undefined; done: Promise<void> } | undefined;
+
+  private async applyKeyChange(): Promise<void> {
     this.notified.authKind = '';
     this.notified.quotaReset = 0;
     await this.guard.keyChanged();
