@@ -106,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     { dispose: () => timers.forEach((t) => clearTimeout(t)) },
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('wpBench')) void bench.onSettingsChanged();
+      if (e.affectsConfiguration('wpBench') || e.affectsConfiguration('http')) void bench.onSettingsChanged();
     }),
     // Live while composer.json is edited: debounced, and only new slugs are fetched.
     vscode.workspace.onDidChangeTextDocument((e) => {

@@ -1,5 +1,6 @@
 // Typed view of the wpBench.* settings: application-wide ones, and resource-scoped ones per workspace folder.
 import * as vscode from 'vscode';
+import type { ProxySettings } from '../core/api/transport';
 import type { FolderSettings, SessionSettings } from '../core/session/session';
 
 export function readSettings(): SessionSettings {
@@ -16,7 +17,19 @@ export function readSettings(): SessionSettings {
     concurrency: Math.floor(num('requests.concurrency', 4, 1, 16)),
     timeoutSeconds: num('requests.timeoutSeconds', 15, 1, 120),
     maxPerScan: Math.floor(num('requests.maxPerScan', 200, 0, 100_000)),
+    proxy: readProxySettings(),
   };
+}
+
+/** VS Code's own proxy settings (as other extensions honour them); unset: the environment's HTTP(S)_PROXY apply. */
+function readProxySettings(): ProxySettings | undefined {
+  const http = vscode.workspace.getConfiguration('http');
+  const proxy = (http.get<string>('proxy') ?? '').trim();
+  const noProxy = (http.get<unknown[]>('noProxy') ?? []).filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  const strictSSL = http.get<boolean>('proxyStrictSSL', true) !== false;
+  const authorization = http.get<string | null>('proxyAuthorization') ?? undefined;
+  if (!proxy && noProxy.length === 0 && strictSSL && !authorization) return undefined;
+  return { ...(proxy ? { proxy } : {}), ...(noProxy.length ? { noProxy: noProxy.join(',') } : {}), strictSSL, ...(authorization ? { authorization } : {}) };
 }
 
 /** The resource-scoped settings as they apply to one folder (multi-root workspaces differ per folder). */

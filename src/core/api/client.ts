@@ -6,13 +6,15 @@ import { nullLogger } from '../logger';
 import { ApiError, errors } from './errors';
 import { mergeSnapshots, parseAccount, parseRateLimitHeaders, parseResetValue, snapshotFromAccount } from './quota';
 import { parseRecord, RecordShapeError } from './record';
-import { TransportError, type HttpResponse, type HttpTransport, type TransportFactory } from './transport';
+import { TransportError, type HttpResponse, type HttpTransport, type ProxySettings, type TransportFactory } from './transport';
 
 export interface ClientOptions {
   /** Everything before `/v1`, e.g. `https://api.example.com/api`. */
   apiUrl: string;
   getKey: () => Promise<string | undefined> | string | undefined;
   transport: TransportFactory;
+  /** Proxy settings handed to the transport (undefined: the environment's HTTP(S)_PROXY / NO_PROXY). */
+  proxy?: ProxySettings;
   concurrency?: number;
   timeoutMs?: number;
   maxRetries?: number;
@@ -177,7 +179,7 @@ export class BenchClient {
 
   private transport(): Promise<HttpTransport> {
     this.transportPromise ??= Promise.resolve(
-      this.options.transport({ connections: this.opts.concurrency, timeoutMs: this.opts.timeoutMs }),
+      this.options.transport({ connections: this.opts.concurrency, timeoutMs: this.opts.timeoutMs, proxy: this.options.proxy }),
     );
     return this.transportPromise;
   }

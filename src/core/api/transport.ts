@@ -31,12 +31,26 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
+/** A proxy for the API's requests (VS Code's http.* settings; the CLI uses HTTP_PROXY / HTTPS_PROXY / NO_PROXY). */
+export interface ProxySettings {
+  /** Proxy for http:// and https:// API addresses (as VS Code's single http.proxy). */
+  proxy?: string;
+  /** Hosts that never go through the proxy (comma-separated, NO_PROXY syntax). */
+  noProxy?: string;
+  /** `Proxy-Authorization` value sent to the proxy (CONNECT only: the tunnel carries the API's own headers). */
+  authorization?: string;
+  /** Verify the API's certificate (default true; http.proxyStrictSSL). */
+  strictSSL?: boolean;
+}
+
 export interface TransportOptions {
   /** Connections kept to the API origin. */
   connections: number;
   timeoutMs: number;
   /** Name resolution override (tests simulate DNS failures without touching the network). */
   lookup?: import('node:net').LookupFunction;
+  /** Explicit proxy settings; without them HTTP_PROXY / HTTPS_PROXY / NO_PROXY from the environment apply. */
+  proxy?: ProxySettings;
 }
 
 export type TransportFactory = (options: TransportOptions) => HttpTransport | Promise<HttpTransport>;

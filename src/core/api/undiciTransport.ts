@@ -1,5 +1,5 @@
 // undici implementation of HttpTransport. Bundled separately (dist/http.js) so activation never loads undici.
-import { Agent, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport, type TransportOptions } from './transport';
 
 function describe(err: unknown): string {
@@ -7,15 +7,42 @@ function describe(err: unknown): string {
   return e?.code ?? e?.cause?.code ?? e?.message ?? 'unknown error';
 }
 
-export function createUndiciTransport(options: TransportOptions): HttpTransport {
-  const agent = new Agent({
+const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/**
+ * The dispatcher: direct, or through a proxy. undici's proxy agent tunnels every request with CONNECT, so the proxy
+ * sees the target host and port, never the API's own headers (the key). As with curl, a loopback API address goes
+ * through a configured proxy too unless NO_PROXY excludes it.
+ */
+function dispatcher(options: TransportOptions): Dispatcher {
+  const base = {
     connections: Math.max(1, options.connections),
     pipelining: 1,
     keepAliveTimeout: 30_000,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connect: { timeout: options.timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) },
-  });
+  };
+  const p = options.proxy;
+  const strict = p?.strictSSL !== false;
+  if (p?.proxy) {
+    return new EnvHttpProxyAgent({
+      ...base,
+      httpProxy: p.proxy,
+      httpsProxy: p.proxy,
+      noProxy: p.noProxy ?? process.env.NO_PROXY ?? process.env.no_proxy ?? '',
+      ...(p.authorization ? { token: p.authorization } : {}),
+      requestTls: { rejectUnauthorized: strict },
+    } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+  }
+  if (PROXY_ENV.some((k) => process.env[k])) {
+    return new EnvHttpProxyAgent({ ...base, ...(p?.noProxy ? { noProxy: p.noProxy } : {}), requestTls: { rejectUnauthorized: strict } } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+  }
+  return new Agent({ ...base, connect: { ...base.connect, rejectUnauthorized: strict } });
+}
+
+export function createUndiciTransport(options: TransportOptions): HttpTransport {
+  const agent = dispatcher(options);
 
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {

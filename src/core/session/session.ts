@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { BenchClient, normaliseApiUrl } from '../api/client';
 import { ApiError } from '../api/errors';
 import { mergeSnapshots } from '../api/quota';
-import type { TransportFactory } from '../api/transport';
+import type { ProxySettings, TransportFactory } from '../api/transport';
 import { DiskCache } from '../cache/diskCache';
 import type { Logger } from '../logger';
 import { LookupService, type LookupItem, type LookupOutcome } from '../lookupService';
@@ -43,6 +43,8 @@ export interface SessionSettings {
   concurrency: number;
   timeoutSeconds: number;
   maxPerScan: number;
+  /** The editor's proxy settings (VS Code: http.proxy, http.noProxy, http.proxyStrictSSL, http.proxyAuthorization). */
+  proxy?: ProxySettings;
 }
 
 /** Resource-scoped settings, read per workspace folder. */
@@ -278,7 +280,10 @@ export class WorkspaceSession extends DisposableStore {
     this.settingsValue = this.host.settings();
     if (before.ttlHours !== this.settingsValue.ttlHours) this.cache.setTtlHours(this.settingsValue.ttlHours);
     const clientChanged =
-      before.apiUrl !== this.settingsValue.apiUrl || before.concurrency !== this.settingsValue.concurrency || before.timeoutSeconds !== this.settingsValue.timeoutSeconds;
+      before.apiUrl !== this.settingsValue.apiUrl ||
+      before.concurrency !== this.settingsValue.concurrency ||
+      before.timeoutSeconds !== this.settingsValue.timeoutSeconds ||
+      JSON.stringify(before.proxy ?? null) !== JSON.stringify(this.settingsValue.proxy ?? null);
     if (clientChanged) this.rebuildClient();
     this.changed.fire();
     // An un-ignored slug, a new address, a larger limit: look up what is now missing (cached first, no request twice).
@@ -333,6 +338,7 @@ export class WorkspaceSession extends DisposableStore {
           apiUrl: this.settingsValue.apiUrl,
           getKey: () => this.host.getKey(),
           transport: this.host.transport,
+          proxy: this.settingsValue.proxy,
           concurrency: this.settingsValue.concurrency,
           timeoutMs: this.settingsValue.timeoutSeconds * 1000,
           logger: this.host.logger,
@@ -361,6 +367,7 @@ export class WorkspaceSession extends DisposableStore {
       apiUrl: this.settingsValue.apiUrl,
       getKey: () => key,
       transport: this.host.transport,
+      proxy: this.settingsValue.proxy,
       timeoutMs: this.settingsValue.timeoutSeconds * 1000,
       logger: this.host.logger,
     });
