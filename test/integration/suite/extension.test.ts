@@ -335,6 +335,43 @@ describe('WP Bench in VS Code', function () {
     }
   });
 
+  it("behind VS Code's http.proxy: lookups go through a CONNECT tunnel, the proxy never sees the key", async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro); // saved for the emulator's origin
+    const http = await import('node:http');
+    const net = await import('node:net');
+    const connects: { target: string; authorization?: string }[] = [];
+    const proxy = http.createServer((_q, r) => r.end());
+    proxy.on('connect', (req, client: import('node:net').Socket, head) => {
+      connects.push({ target: req.url ?? '', authorization: req.headers.authorization });
+      const [host, port] = (req.url ?? '').split(':');
+      const up = net.connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        up.write(head);
+        up.pipe(client);
+        client.pipe(up);
+      });
+      up.on('error', () => client.destroy());
+      client.on('error', () => up.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    const port = (proxy.address() as { port: number }).port;
+    const http_ = vscode.workspace.getConfiguration('http');
+    try {
+      await http_.update('proxy', `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
+      await waitFor('the proxy setting read', () => a.bench.config.proxy?.proxy === `http://127.0.0.1:${port}`);
+      const outcome = await a.bench.lookupOne('plugin', 'akismet', true);
+      assert.equal(outcome.error, undefined, outcome.error?.message);
+      assert.equal(outcome.fromCache, false);
+      assert.ok(connects.some((c) => c.target === new URL(API_URL).host), JSON.stringify(connects));
+      assert.ok(connects.every((c) => c.authorization === undefined), 'the key is never a header the proxy reads');
+    } finally {
+      await http_.update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor('the proxy setting gone', () => a.bench.config.proxy?.proxy === undefined);
+      proxy.close();
+    }
+  });
+
   it('429: the status bar turns to an error state and no further lookups are sent until the reset', async () => {
     const a = await api();
     await waitFor('no lookup running', () => a.bench.state === 'idle');
