@@ -54,3 +54,21 @@ describe('architecture', () => {
     }
   });
 });
+
+describe('getting started walkthrough', () => {
+  it('has the three steps with commands, completion events, and pictures for light, dark and high-contrast themes with alt text', () => {
+    const fs = require('node:fs') as typeof import('node:fs');
+    const path = require('node:path') as typeof import('node:path');
+    const root = path.join(__dirname, '..', '..');
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const [w] = pkg.contributes.walkthroughs;
+    assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['setAddress', 'setKey', 'openSite']);
+    for (const s of w.steps) {
+      assert.ok(s.completionEvents?.length, `${s.id}: completion event`);
+      assert.match(s.description, /\(command:wpBench\./, `${s.id}: a button`);
+      assert.ok(s.media.altText.length > 20, `${s.id}: alt text`);
+      for (const theme of ['light', 'dark', 'hc', 'hcLight']) assert.ok(fs.existsSync(path.join(root, s.media.image[theme])), `${s.id}: ${theme} image`);
+    }
+    assert.ok(fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').includes('!media/**'), 'the pictures ship in the .vsix');
+  });
+});
