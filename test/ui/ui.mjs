@@ -64,6 +64,19 @@ try {
     await page.locator('.statusbar-item', { hasText: 'Set up WP Bench' }).waitFor({ timeout: 30_000 });
   });
 
+  await step('the getting-started walkthrough shows its three steps and a picture', async () => {
+    await palette(page, 'Welcome: Open Walkthrough');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('Get started with WP Bench');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with WP Bench' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.getting-started-step', { hasText: 'Set the API address' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.getting-started-step', { hasText: 'Open a WordPress site' }).first().waitFor();
+    await page.locator('.getting-started-media img, .getting-started-media').first().waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'walkthrough.png') });
+    await page.keyboard.press('Control+W');
+  });
+
   await step('palette → "WP Bench: Set API Key" → password box → saved, tier shown', async () => {
     await palette(page, 'WP Bench: Set API Key');
     const input = page.locator('.quick-input-widget input[type="password"]');
