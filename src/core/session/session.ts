@@ -574,11 +574,6 @@ export class WorkspaceSession extends DisposableStore {
     }
   }
 
-  /** Questions the user dismissed in this session (not asked again). */
-  get declinedPrompts(): Prompt[] {
-    return [...this.declined];
-  }
-
   /** A question the user has not answered yet (trust or the per-scan limit); lookups wait for it, the UI does not. */
   get pendingConsent(): Prompt | undefined {
     return this.asking.has('untrusted') ? 'untrusted' : this.asking.has('limit') ? 'limit' : this.asking.has('origin') ? 'origin' : undefined;
