@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isLoopbackHost } from './core/api/client';
 import { uiPlainText } from './core/format';
+import { setTranslator } from './core/l10n';
 import type { TransportFactory } from './core/api/transport';
 import { isDeclarationFile } from './core/scan/document';
 import { ApiKeyStore } from './vscode/apiKey';
@@ -45,6 +46,9 @@ export interface WpBenchApi {
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
+  // The core's messages (hovers, diagnostics, problems, API errors) in the user's language, from l10n/bundle.l10n.<locale>.json
+  // (l10n-ignore: the core's own calls carry the literal messages).
+  setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const { channel, logger } = createLog();
   const keys = new ApiKeyStore(context.secrets, logger);
   // Every message may carry API or file text: plain text only (no links, no command: URIs, no icons).
@@ -52,9 +56,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const answers: (string | undefined)[] = [];
   const answered = <T>(show: () => Thenable<T>) => (testHooks && answers.length ? Promise.resolve(answers.shift() as T) : show());
   const ui = {
-    ask: (m: string, ...items: string[]) => answered(() => vscode.window.showWarningMessage(uiPlainText(`WP Bench: ${m}`), ...items)),
-    error: (m: string, ...items: string[]) => vscode.window.showErrorMessage(uiPlainText(`WP Bench: ${m}`), ...items),
-    confirm: (m: string, button: string) => answered(() => vscode.window.showWarningMessage(uiPlainText(`WP Bench: ${m}`), { modal: true }, button)),
+    ask: (m: string, ...items: string[]) => answered(() => vscode.window.showWarningMessage(uiPlainText(vscode.l10n.t('WP Bench: {0}', m)), ...items)),
+    error: (m: string, ...items: string[]) => vscode.window.showErrorMessage(uiPlainText(vscode.l10n.t('WP Bench: {0}', m)), ...items),
+    confirm: (m: string, button: string) => answered(() => vscode.window.showWarningMessage(uiPlainText(vscode.l10n.t('WP Bench: {0}', m)), { modal: true }, button)),
     runCommand: (id: string) => vscode.commands.executeCommand(id),
   };
   const bench: Bench = createBench(context.globalStorageUri.fsPath, keys, lazyTransport, logger, ui, context.globalState);
@@ -88,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): void {
       diagnostics.update();
       tree.refresh();
       statusBar.update();
-      view.message = bench.state === 'scanning' ? 'Scanning…' : bench.state === 'looking-up' ? 'Looking up…' : undefined;
+      view.message = bench.state === 'scanning' ? vscode.l10n.t('Scanning…') : bench.state === 'looking-up' ? vscode.l10n.t('Looking up…') : undefined;
     }),
     bench.onDidChangeQuota(() => statusBar.update()),
     view.onDidChangeVisibility(() => statusBar.update()),
@@ -172,4 +176,5 @@ async function seedDemoKey(keys: ApiKeyStore, apiUrl: string): Promise<void> {
 
 export function deactivate(): void {
   // Disposables registered on the context clean up.
+  setTranslator();
 }

@@ -1,7 +1,6 @@
 // Formatting of numbers and grades for people; shared by the CLI, hovers, the tree and the webview.
+import { l10n } from './l10n';
 import type { ContextMeasurement } from './model';
-
-export const NOT_MEASURED = 'not measured';
 
 export function formatMs(ms: number): string {
   return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
@@ -18,17 +17,20 @@ export function formatCount(n: number): string {
 }
 
 export function formatContext(c: ContextMeasurement | null): { ttfb: string; memory: string; queries: string } {
-  if (!c) return { ttfb: NOT_MEASURED, memory: NOT_MEASURED, queries: NOT_MEASURED };
+  if (!c) {
+    const notMeasured = l10n.t('not measured');
+    return { ttfb: notMeasured, memory: notMeasured, queries: notMeasured };
+  }
   return { ttfb: formatMs(c.ttfbDeltaMs), memory: formatMemoryKb(c.memoryDeltaKb), queries: formatCount(c.queriesDelta) };
 }
 
 export function formatAge(ms: number): string {
   const m = Math.round(ms / 60_000);
-  if (m < 1) return 'just now';
-  if (m < 60) return `${m} min ago`;
+  if (m < 1) return l10n.t('just now');
+  if (m < 60) return l10n.t('{0} min ago', m);
   const h = Math.round(m / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} days ago`;
+  if (h < 48) return l10n.t('{0} h ago', h);
+  return l10n.t('{0} days ago', Math.round(h / 24));
 }
 
 /** Grade order, best first. Unknown grades sort after F. */
@@ -54,7 +56,7 @@ export function isWorseThan(grade: string | null | undefined, minimum: string): 
 
 /** `1,234 / 50,000` style. */
 export function formatQuota(used: number | null, limit: number | null): string {
-  if (used === null && limit === null) return 'quota unknown';
+  if (used === null && limit === null) return l10n.t('quota unknown');
   return `${used === null ? '?' : formatCount(used)} / ${limit === null ? '?' : formatCount(limit)}`;
 }
 

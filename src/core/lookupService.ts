@@ -1,5 +1,6 @@
 // Cache in front of the client: one request per unique slug per cache lifetime, none for fresh entries,
 // stale entries returned (marked) when the network cannot be used or fails.
+import { l10n } from './l10n';
 import type { BenchClient } from './api/client';
 import { ApiError } from './api/errors';
 import type { DiskCache } from './cache/diskCache';
@@ -96,7 +97,7 @@ export class LookupService {
       return { kind, slug, result, fetchedAt: this.now(), stale: false, fromCache: false };
     } catch (err) {
       // Anything unexpected (a throwing transport factory, say) is still an answer with a message, never a rejection.
-      return fallback(err instanceof ApiError ? err : new ApiError('network', `The request failed: ${String((err as Error)?.message ?? err).slice(0, 200)}`));
+      return fallback(err instanceof ApiError ? err : new ApiError('network', l10n.t('The request failed: {0}', String((err as Error)?.message ?? err).slice(0, 200))));
     }
   }
 

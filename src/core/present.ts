@@ -2,9 +2,13 @@
 // Every string from the API is escaped here, so no markdown, HTML or command link from the API can act.
 import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank } from './format';
 import type { LookupOutcome } from './lookupService';
+import { l10n } from './l10n';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextName } from './model';
 
-const CONTEXT_LABELS: Record<ContextName, string> = { activation: 'Activation', homepage: 'Homepage', admin: 'Admin' };
+/** A context's name in the user's language. */
+export function contextLabel(c: ContextName): string {
+  return c === 'activation' ? l10n.t('Activation') : c === 'homepage' ? l10n.t('Homepage') : l10n.t('Admin');
+}
 
 /** Escapes text for CommonMark so that it renders literally (no links, emphasis, HTML or tables). */
 export function escapeMarkdown(text: string): string {
@@ -31,7 +35,7 @@ export function markdownLinkTarget(url: string | null): string | null {
 }
 
 export function kindLabel(kind: ComponentKind): string {
-  return kind === 'plugin' ? 'Plugin' : 'Theme';
+  return kind === 'plugin' ? l10n.t('Plugin') : l10n.t('Theme');
 }
 
 export interface HoverOptions {
@@ -48,51 +52,56 @@ export function hoverMarkdown(kind: ComponentKind, slug: string, outcome: Lookup
   const lines: string[] = [];
   const result = outcome?.result;
   const title = result && result.state !== 'not-in-dataset' ? result.record.name : (opts.name ?? slug);
-  lines.push(`**${escapeMarkdown(title)}** · ${kindLabel(kind)} \`${slug.replace(/`/g, '')}\` · WP Bench`);
+  lines.push(`**${escapeMarkdown(title)}** · ${kindLabel(kind)} \`${slug.replace(/`/g, '')}\` · WP Bench`); // l10n-ignore: the product's name
   lines.push('');
   if (opts.notice) lines.push(`_${escapeMarkdown(opts.notice)}_`, '');
   if (!result) {
     if (outcome?.error) lines.push(escapeMarkdown(outcome.error.message));
-    else if (!opts.notice) lines.push('Not looked up yet.');
+    else if (!opts.notice) lines.push(l10n.t('Not looked up yet.'));
     return lines.join('\n').trimEnd();
   }
   if (result.state === 'not-in-dataset') {
-    lines.push('Not in the benchmark dataset.');
+    lines.push(l10n.t('Not in the benchmark dataset.'));
   } else if (result.state === 'not-benchmarked') {
-    lines.push(`Known, not benchmarked yet.${result.record.synthetic ? ` (${SYNTHETIC_NOTE})` : ''}`);
+    lines.push(result.record.synthetic ? l10n.t('Known, not benchmarked yet. ({0})', syntheticNote()) : l10n.t('Known, not benchmarked yet.'));
   } else {
     const r = result.record;
-    lines.push(`Grade **${escapeMarkdown(r.grade ?? '?')}** · score ${r.score ?? '?'}`);
+    lines.push(l10n.t('Grade **{0}** · score {1}', escapeMarkdown(r.grade ?? '?'), r.score ?? '?'));
     lines.push('');
-    lines.push('| Context | TTFB | Memory | Queries |');
+    lines.push(`| ${l10n.t('Context')} | TTFB | ${l10n.t('Memory')} | ${l10n.t('Queries')} |`);
     lines.push('|:--|--:|--:|--:|');
     for (const c of CONTEXT_NAMES) {
       const f = formatContext(r.contexts[c]);
-      lines.push(`| ${CONTEXT_LABELS[c]} | ${f.ttfb} | ${f.memory} | ${f.queries} |`);
+      lines.push(`| ${contextLabel(c)} | ${f.ttfb} | ${f.memory} | ${f.queries} |`);
     }
     lines.push('');
     lines.push(recordFacts(r).map(escapeMarkdown).join(' · '));
   }
   if (result.state !== 'not-in-dataset') {
     const link = markdownLinkTarget(result.record.profileUrl);
-    if (link) lines.push('', `[Open benchmark profile](${link})`);
+    if (link) lines.push('', `[${l10n.t('Open benchmark profile')}](${link})`);
   }
   if (outcome?.stale && outcome.fetchedAt !== undefined) {
-    lines.push('', `⚠ Stale: fetched ${formatAge(now - outcome.fetchedAt)}${outcome.error ? ` — refresh failed: ${escapeMarkdown(outcome.error.message)}` : ''}`);
+    const age = formatAge(now - outcome.fetchedAt);
+    lines.push('', outcome.error ? l10n.t('⚠ Stale: fetched {0} — refresh failed: {1}', age, escapeMarkdown(outcome.error.message)) : l10n.t('⚠ Stale: fetched {0}', age));
   } else if (outcome?.fetchedAt !== undefined) {
-    lines.push('', `_Fetched ${formatAge(now - outcome.fetchedAt)}_`);
+    lines.push('', `_${l10n.t('Fetched {0}', formatAge(now - outcome.fetchedAt))}_`);
   }
   return lines.join('\n');
 }
 
-export const SYNTHETIC_NOTE = 'synthetic data (emulator), not real measurements';
+export const SYNTHETIC_NOTE = 'synthetic data (emulator), not real measurements'; // l10n-ignore: reports (English)
+
+export function syntheticNote(): string {
+  return l10n.t('synthetic data (emulator), not real measurements');
+}
 
 export function recordFacts(r: BenchmarkRecord): string[] {
   return [
-    r.synthetic ? SYNTHETIC_NOTE : null,
-    r.activeInstalls !== null ? `${formatCount(r.activeInstalls)}+ active installs` : null,
-    r.rating !== null ? `rating ${r.rating}` : null,
-    r.benchmarkedAt ? `measured ${r.benchmarkedAt}` : null,
+    r.synthetic ? syntheticNote() : null,
+    r.activeInstalls !== null ? l10n.t('{0}+ active installs', formatCount(r.activeInstalls)) : null,
+    r.rating !== null ? l10n.t('rating {0}', r.rating) : null,
+    r.benchmarkedAt ? l10n.t('measured {0}', r.benchmarkedAt) : null,
   ].filter((x): x is string => x !== null);
 }
 
@@ -100,28 +109,28 @@ export function recordFacts(r: BenchmarkRecord): string[] {
 export function summaryText(outcome: LookupOutcome | undefined): string {
   const result = outcome?.result;
   let text: string;
-  if (!result) text = outcome?.error ? 'lookup failed' : 'not looked up';
-  else if (result.state === 'not-in-dataset') text = 'not in dataset';
-  else if (result.state === 'not-benchmarked') text = 'not benchmarked yet';
+  if (!result) text = outcome?.error ? l10n.t('lookup failed') : l10n.t('not looked up');
+  else if (result.state === 'not-in-dataset') text = l10n.t('not in dataset');
+  else if (result.state === 'not-benchmarked') text = l10n.t('not benchmarked yet');
   else text = `${result.record.grade} · ${result.record.score}`;
-  return outcome?.stale ? `${text} (stale)` : text;
+  return outcome?.stale ? l10n.t('{0} (stale)', text) : text;
 }
 
 /** The same facts for a screen reader: the grade spelt out ("grade D, score 29.9"), never a colour alone. */
 export function accessibleSummary(outcome: LookupOutcome | undefined): string {
   const result = outcome?.result;
   let text: string;
-  if (!result) text = outcome?.error ? `lookup failed: ${outcome.error.message}` : 'not looked up';
-  else if (result.state === 'not-in-dataset') text = 'not in the benchmark dataset';
-  else if (result.state === 'not-benchmarked') text = 'not benchmarked yet';
-  else text = `grade ${result.record.grade ?? 'unknown'}, score ${result.record.score ?? 'unknown'}`;
-  return outcome?.stale ? `${text}, stale cached data` : text;
+  if (!result) text = outcome?.error ? l10n.t('lookup failed: {0}', outcome.error.message) : l10n.t('not looked up');
+  else if (result.state === 'not-in-dataset') text = l10n.t('not in the benchmark dataset');
+  else if (result.state === 'not-benchmarked') text = l10n.t('not benchmarked yet');
+  else text = l10n.t('grade {0}, score {1}', result.record.grade ?? l10n.t('unknown'), result.record.score ?? l10n.t('unknown'));
+  return outcome?.stale ? l10n.t('{0}, stale cached data', text) : text;
 }
 
 export function contextLine(r: BenchmarkRecord, c: ContextName): string {
   const m = r.contexts[c];
-  if (!m) return 'not measured';
-  return `+${formatMs(m.ttfbDeltaMs)} TTFB · +${formatMemoryKb(m.memoryDeltaKb)} · +${formatCount(m.queriesDelta)} queries`;
+  if (!m) return l10n.t('not measured');
+  return l10n.t('+{0} TTFB · +{1} · +{2} queries', formatMs(m.ttfbDeltaMs), formatMemoryKb(m.memoryDeltaKb), formatCount(m.queriesDelta));
 }
 
 export interface ContextTotal {
@@ -167,8 +176,8 @@ export function siteTotal(outcomes: (LookupOutcome | undefined)[]): SiteTotal {
 }
 
 export function siteTotalLine(t: ContextTotal): string {
-  const base = `+${formatMs(t.ttfbDeltaMs)} TTFB · +${formatMemoryKb(t.memoryDeltaKb)} · +${formatCount(t.queriesDelta)} queries`;
-  return t.notMeasured ? `${base} (${t.notMeasured} not measured)` : base;
+  const base = l10n.t('+{0} TTFB · +{1} · +{2} queries', formatMs(t.ttfbDeltaMs), formatMemoryKb(t.memoryDeltaKb), formatCount(t.queriesDelta));
+  return t.notMeasured ? l10n.t('{0} ({1} not measured)', base, t.notMeasured) : base;
 }
 
 /** Worst first (F before A, lower score first); components without a grade after graded ones; then by slug. */
@@ -188,30 +197,33 @@ export function lookupHtml(kind: ComponentKind, slug: string, outcome: LookupOut
   const parts: string[] = [];
   parts.push(`<header><h1>${escapeHtml(name)}</h1><p class="sub">${kindLabel(kind)} <code>${escapeHtml(slug)}</code></p></header>`);
   if (outcome?.stale && outcome.fetchedAt !== undefined) {
-    parts.push(`<p class="stale" role="status">Stale: fetched ${escapeHtml(formatAge(now - outcome.fetchedAt))}${outcome.error ? ` — refresh failed: ${escapeHtml(outcome.error.message)}` : ''}</p>`);
+    const age = formatAge(now - outcome.fetchedAt);
+    const text = outcome.error ? l10n.t('Stale: fetched {0} — refresh failed: {1}', age, outcome.error.message) : l10n.t('Stale: fetched {0}', age);
+    parts.push(`<p class="stale" role="status">${escapeHtml(text)}</p>`);
   }
   if (!result) {
-    parts.push(`<p class="error">${escapeHtml(outcome?.error?.message ?? 'No answer yet.')}</p>`);
+    parts.push(`<p class="error">${escapeHtml(outcome?.error?.message ?? l10n.t('No answer yet.'))}</p>`);
   } else if (result.state === 'not-in-dataset') {
-    parts.push('<p class="state">Not in the benchmark dataset.</p>');
+    parts.push(`<p class="state">${escapeHtml(l10n.t('Not in the benchmark dataset.'))}</p>`);
   } else if (result.state === 'not-benchmarked') {
-    parts.push('<p class="state">Known, not benchmarked yet.</p>');
+    parts.push(`<p class="state">${escapeHtml(l10n.t('Known, not benchmarked yet.'))}</p>`);
   } else {
     const r = result.record;
     const letter = escapeHtml((r.grade ?? '?').charAt(0).toUpperCase());
     const spoken = escapeHtml(accessibleSummary(outcome));
-    parts.push(`<div class="grade grade-${letter}" role="img" aria-label="${spoken}"><span class="letter" aria-hidden="true">${escapeHtml(r.grade ?? '?')}</span><span class="score" aria-hidden="true">score ${escapeHtml(String(r.score ?? '?'))}</span></div>`);
-    parts.push('<table><caption>Extra cost when it is active, by context</caption><thead><tr><th scope="col">Context</th><th scope="col">TTFB</th><th scope="col">Memory</th><th scope="col">Queries</th></tr></thead><tbody>');
+    parts.push(`<div class="grade grade-${letter}" role="img" aria-label="${spoken}"><span class="letter" aria-hidden="true">${escapeHtml(r.grade ?? '?')}</span><span class="score" aria-hidden="true">${escapeHtml(l10n.t('score {0}', String(r.score ?? '?')))}</span></div>`);
+    const [caption, context, memory, queries] = [l10n.t('Extra cost when it is active, by context'), l10n.t('Context'), l10n.t('Memory'), l10n.t('Queries')].map(escapeHtml);
+    parts.push(`<table><caption>${caption}</caption><thead><tr><th scope="col">${context}</th><th scope="col">TTFB</th><th scope="col">${memory}</th><th scope="col">${queries}</th></tr></thead><tbody>`);
     for (const c of CONTEXT_NAMES) {
       const f = formatContext(r.contexts[c]);
       const cls = r.contexts[c] ? '' : ' class="nm"';
-      parts.push(`<tr${cls}><th scope="row">${CONTEXT_LABELS[c]}</th><td>${f.ttfb}</td><td>${f.memory}</td><td>${f.queries}</td></tr>`);
+      parts.push(`<tr${cls}><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${f.ttfb}</td><td>${f.memory}</td><td>${f.queries}</td></tr>`);
     }
     parts.push('</tbody></table>');
     parts.push(`<p class="facts">${recordFacts(r).map(escapeHtml).join(' · ')}</p>`);
   }
   if (result && result.state !== 'not-in-dataset' && markdownLinkTarget(result.record.profileUrl)) {
-    parts.push('<p><button id="open-profile" type="button">Open benchmark profile</button></p>');
+    parts.push(`<p><button id="open-profile" type="button">${escapeHtml(l10n.t('Open benchmark profile'))}</button></p>`);
   }
   return parts.join('\n');
 }

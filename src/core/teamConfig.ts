@@ -3,6 +3,7 @@
 // budgets, ignored slugs, the default context and context weights — and never the API address or the key:
 // a repository must not be able to send anyone's key elsewhere.
 // Plain TypeScript: no vscode.
+import { l10n } from './l10n';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Node } from 'jsonc-parser';
@@ -68,12 +69,12 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
   const syntax: ScanProblem[] = [];
   const root = parseJsonTree(text, file, index, syntax, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true });
   if (syntax.length) {
-    problems.push(...syntax.map((p) => ({ ...p, message: `${p.message}; the team config is not used` })));
+    problems.push(...syntax.map((p) => ({ ...p, message: l10n.t('{0}; the team config is not used', p.message) })));
     return { config: { ...emptyTeamConfig(), file }, problems };
   }
   if (!root) return { config, problems };
   if (root.type !== 'object') {
-    at(root, 'The team config must be a JSON object; it is not used');
+    at(root, l10n.t('The team config must be a JSON object; it is not used'));
     return { config, problems };
   }
   for (const prop of root.children ?? []) {
@@ -81,11 +82,11 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
     if (!keyNode || typeof keyNode.value !== 'string' || !value) continue;
     const key = keyNode.value;
     if (REFUSED_KEYS.has(key.toLowerCase())) {
-      at(keyNode, `"${key}" is refused: the team config can never set the API address or the API key (use your own settings or WPBENCH_API_URL / WPBENCH_API_KEY)`);
+      at(keyNode, l10n.t('"{0}" is refused: the team config can never set the API address or the API key (use your own settings or WPBENCH_API_URL / WPBENCH_API_KEY)', key));
       continue;
     }
     if (!KNOWN_KEYS.has(key)) {
-      at(keyNode, `Unknown setting "${key.slice(0, 60)}" is ignored (known: minimumGrade, budgets, ignore, context, contextWeights)`);
+      at(keyNode, l10n.t('Unknown setting "{0}" is ignored (known: minimumGrade, budgets, ignore, context, contextWeights)', key.slice(0, 60)));
       continue;
     }
     switch (key) {
@@ -96,23 +97,23 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
         if (value.type === 'string' && (GRADE_LETTERS as readonly string[]).includes(g)) {
           config.minimumGrade = g as GradeLetter;
           mark('minimumGrade', keyNode);
-        } else at(value, 'minimumGrade must be one of "A", "B", "C", "D", "E", "F"');
+        } else at(value, l10n.t('minimumGrade must be one of "A", "B", "C", "D", "E", "F"'));
         break;
       }
       case 'context':
         if (isContext(value.value) && value.type === 'string') {
           config.context = value.value;
           mark('context', keyNode);
-        } else at(value, 'context must be "activation", "homepage" or "admin"');
+        } else at(value, l10n.t('context must be "activation", "homepage" or "admin"'));
         break;
       case 'ignore':
         if (value.type !== 'array') {
-          at(value, 'ignore must be an array of slugs');
+          at(value, l10n.t('ignore must be an array of slugs'));
           break;
         }
         for (const item of value.children ?? []) {
           if (item.type === 'string' && isValidSlug(item.value)) config.ignore.push(item.value);
-          else at(item, 'ignore entries must be plugin or theme slugs (lowercase letters, digits, "-" or "_")');
+          else at(item, l10n.t('ignore entries must be plugin or theme slugs (lowercase letters, digits, "-" or "_")'));
         }
         break;
       case 'budgets':
@@ -128,19 +129,19 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
 
 function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): void {
   if (value.type !== 'object') {
-    at(value, 'budgets must be an object keyed by context ("activation", "homepage", "admin")');
+    at(value, l10n.t('budgets must be an object keyed by context ("activation", "homepage", "admin")'));
     return;
   }
   for (const prop of value.children ?? []) {
     const [ctxNode, budgetNode] = prop.children ?? [];
     if (!ctxNode || !budgetNode) continue;
     if (!isContext(ctxNode.value)) {
-      at(ctxNode, `Unknown budget context "${String(ctxNode.value).slice(0, 40)}" is ignored (use "activation", "homepage" or "admin")`);
+      at(ctxNode, l10n.t('Unknown budget context "{0}" is ignored (use "activation", "homepage" or "admin")', String(ctxNode.value).slice(0, 40)));
       continue;
     }
     const ctx = ctxNode.value;
     if (budgetNode.type !== 'object') {
-      at(budgetNode, `budgets.${ctx} must be an object with ttfbMs, memoryMb and/or queries`);
+      at(budgetNode, l10n.t('budgets.{0} must be an object with ttfbMs, memoryMb and/or queries', ctx));
       continue;
     }
     const budget: Budget = {};
@@ -149,11 +150,11 @@ function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) =
       if (!mNode || !vNode) continue;
       const metric = mNode.value as string;
       if (!(BUDGET_METRICS as readonly string[]).includes(metric)) {
-        at(mNode, `Unknown budget "${String(metric).slice(0, 40)}" in budgets.${ctx} is ignored (use ttfbMs, memoryMb, queries)`);
+        at(mNode, l10n.t('Unknown budget "{0}" in budgets.{1} is ignored (use ttfbMs, memoryMb, queries)', String(metric).slice(0, 40), ctx));
         continue;
       }
       if (vNode.type !== 'number' || !Number.isFinite(vNode.value) || vNode.value < 0) {
-        at(vNode, `budgets.${ctx}.${metric} must be a number ≥ 0`);
+        at(vNode, l10n.t('budgets.{0}.{1} must be a number ≥ 0', ctx, metric));
         continue;
       }
       budget[metric as BudgetMetric] = vNode.value;
@@ -171,7 +172,7 @@ function readWeights(
   keyNode: Node,
 ): void {
   if (value.type !== 'object') {
-    at(value, 'contextWeights must be an object like {"activation": 0, "homepage": 3, "admin": 1}');
+    at(value, l10n.t('contextWeights must be an object like {"activation": 0, "homepage": 3, "admin": 1}'));
     return;
   }
   const weights: Record<ContextName, number> = { activation: 0, homepage: 0, admin: 0 };
@@ -180,11 +181,11 @@ function readWeights(
     const [cNode, wNode] = prop.children ?? [];
     if (!cNode || !wNode) continue;
     if (!isContext(cNode.value)) {
-      at(cNode, `Unknown context "${String(cNode.value).slice(0, 40)}" in contextWeights is ignored`);
+      at(cNode, l10n.t('Unknown context "{0}" in contextWeights is ignored', String(cNode.value).slice(0, 40)));
       continue;
     }
     if (wNode.type !== 'number' || !Number.isFinite(wNode.value) || wNode.value < 0) {
-      at(wNode, `contextWeights.${cNode.value} must be a number ≥ 0`);
+      at(wNode, l10n.t('contextWeights.{0} must be a number ≥ 0', cNode.value));
       continue;
     }
     weights[cNode.value] = wNode.value;
@@ -205,19 +206,19 @@ export async function loadTeamConfig(root: string): Promise<{ config: TeamConfig
     // blocking open of a FIFO would hang `check` and the extension host); the open is non-blocking as well.
     const st = await fs.stat(file);
     if (!st.isFile()) {
-      return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: 'The team config is not a regular file (a FIFO, socket, device or folder); it was not opened and is not used' }] };
+      return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: l10n.t('The team config is not a regular file (a FIFO, socket, device or folder); it was not opened and is not used') }] };
     }
     handle = await fs.open(file, process.platform === 'win32' ? 'r' : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { config: emptyTeamConfig(), problems: [] };
-    return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: `Could not read the team config: ${code ?? 'error'}` }] };
+    return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: l10n.t('Could not read the team config: {0}', code ?? 'error') }] };
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: 'The team config is not a file; it is not used' }] };
+    if (!stat.isFile()) return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: l10n.t('The team config is not a file; it is not used') }] };
     if (stat.size > TEAM_CONFIG_MAX_BYTES) {
-      return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: `The team config is larger than ${TEAM_CONFIG_MAX_BYTES / 1024} KiB; it is not used` }] };
+      return { config: emptyTeamConfig(), problems: [{ file: TEAM_CONFIG_FILE, line: 1, column: 1, message: l10n.t('The team config is larger than {0} KiB; it is not used', TEAM_CONFIG_MAX_BYTES / 1024) }] };
     }
     const text = (await handle.readFile('utf8')).replace(/^\uFEFF/, '');
     return parseTeamConfig(text, TEAM_CONFIG_FILE);

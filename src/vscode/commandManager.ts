@@ -17,7 +17,7 @@ export class CommandManager extends DisposableStore {
         try {
           return await command.execute(...args);
         } catch (err) {
-          void vscode.window.showErrorMessage(uiPlainText(err instanceof ApiError ? err.message : `WP Bench: ${(err as Error).message}`));
+          void vscode.window.showErrorMessage(uiPlainText(err instanceof ApiError ? err.message : vscode.l10n.t('WP Bench: {0}', (err as Error).message)));
           return undefined;
         }
       }),

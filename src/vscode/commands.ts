@@ -23,8 +23,9 @@ function refOf(arg: unknown): SlugRef | undefined {
 
 function describeAccount(account: { tier: string | null; used: number | null; limit: number | null; resetAt: number | null }): string {
   const resetIso = isoTime(account.resetAt);
-  const reset = resetIso ? `, resets ${resetIso.slice(0, 10)}` : '';
-  return `${account.tier ?? 'unknown tier'} · ${formatQuota(account.used, account.limit)} requests used${reset}`;
+  const tier = account.tier ?? vscode.l10n.t('unknown tier');
+  const used = formatQuota(account.used, account.limit);
+  return resetIso ? vscode.l10n.t('{0} · {1} requests used, resets {2}', tier, used, resetIso.slice(0, 10)) : vscode.l10n.t('{0} · {1} requests used', tier, used);
 }
 
 /** Every contributed command, as an object each, registered by the manager (which the extension disposes). */
@@ -52,11 +53,11 @@ export function registerCommands(
         ? arg.trim()
         : (
             await vscode.window.showInputBox({
-              title: 'WP Bench: Set API Key',
-              prompt: 'Paste the license key from your WP Bench subscription e-mail. It is stored in the OS keychain (VS Code SecretStorage).',
+              title: vscode.l10n.t('WP Bench: Set API Key'),
+              prompt: vscode.l10n.t('Paste the license key from your WP Bench subscription e-mail. It is stored in the OS keychain (VS Code SecretStorage).'),
               password: true,
               ignoreFocusOut: true,
-              validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),
+              validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The key cannot be empty.')),
             })
           )?.trim();
     if (!key) return undefined;
@@ -70,22 +71,23 @@ export function registerCommands(
     };
     if (!bench.hasApiUrl) {
       await saveKey();
-      void info('WP Bench: API key saved. Set the API address to start looking up plugins.', 'Set API Address').then((c) => c && vscode.commands.executeCommand('wpBench.setApiUrl'));
+      const setAddress = vscode.l10n.t('Set API Address');
+      void info(vscode.l10n.t('WP Bench: API key saved. Set the API address to start looking up plugins.'), setAddress).then((c) => c === setAddress && vscode.commands.executeCommand('wpBench.setApiUrl'));
       return { saved: true, tier: null };
     }
     try {
       const account = await bench.validateKey(key);
       await saveKey();
-      void info(`WP Bench: API key saved — ${describeAccount(account)}.`);
+      void info(vscode.l10n.t('WP Bench: API key saved — {0}.', describeAccount(account)));
       return { saved: true, tier: account.tier };
     } catch (err) {
       if (err instanceof ApiError && (err.kind === 'invalid-key' || err.kind === 'forbidden')) {
-        void error(`WP Bench: the key was not saved. ${err.message}`);
+        void error(vscode.l10n.t('WP Bench: the key was not saved. {0}', err.message));
         return { saved: false, tier: null, error: err.kind };
       }
       // The server could not be asked: keep the key, say so.
       await saveKey();
-      void warn(`WP Bench: API key saved, but it could not be checked. ${(err as Error).message}`);
+      void warn(vscode.l10n.t('WP Bench: API key saved, but it could not be checked. {0}', (err as Error).message));
       return { saved: true, tier: null };
     }
   });
@@ -95,8 +97,8 @@ export function registerCommands(
       typeof arg === 'string'
         ? arg
         : await vscode.window.showInputBox({
-            title: 'WP Bench: Set API Address',
-            prompt: 'The API address from your subscription e-mail (everything before /v1).',
+            title: vscode.l10n.t('WP Bench: Set API Address'),
+            prompt: vscode.l10n.t('The API address from your subscription e-mail (everything before /v1).'),
             placeHolder: 'https://…/api',
             value: bench.config.apiUrl,
             ignoreFocusOut: true,
@@ -113,8 +115,8 @@ export function registerCommands(
     const url = value.trim() ? normaliseApiUrl(value).toString().replace(/\/$/, '') : '';
     // Given as an argument (a link in a notification, a hover, another extension): the user decides, not the caller.
     if (typeof arg === 'string' && url !== bench.config.apiUrl) {
-      const change = 'Change the Address';
-      const choice = await ui.confirm(`Change the WP Bench API address to ${url || '(none)'}? Lookups, and your key once you allow it, would go there.`, change);
+      const change = vscode.l10n.t('Change the Address');
+      const choice = await ui.confirm(vscode.l10n.t('Change the WP Bench API address to {0}? Lookups, and your key once you allow it, would go there.', url || vscode.l10n.t('(none)')), change);
       if (choice !== change) return undefined;
     }
     await vscode.workspace.getConfiguration('wpBench').update('apiUrl', url, vscode.ConfigurationTarget.Global);
@@ -123,7 +125,7 @@ export function registerCommands(
 
   register('wpBench.clearApiKey', async () => {
     await keys.clear();
-    void info('WP Bench: API key removed from this machine.');
+    void info(vscode.l10n.t('WP Bench: API key removed from this machine.'));
   });
 
   const lookup = (kind: ComponentKind) => async (arg: unknown) => {
@@ -132,15 +134,15 @@ export function registerCommands(
         ? arg.trim()
         : (
             await vscode.window.showInputBox({
-              title: kind === 'plugin' ? 'WP Bench: Look Up Plugin' : 'WP Bench: Look Up Theme',
-              prompt: `The wordpress.org slug of the ${kind}, e.g. ${kind === 'plugin' ? 'woocommerce' : 'twentytwentyfive'}`,
-              validateInput: (v) => (isValidSlug(v.trim()) ? undefined : 'Lowercase letters, digits, "-" or "_"; at most 200 characters.'),
+              title: kind === 'plugin' ? vscode.l10n.t('WP Bench: Look Up Plugin') : vscode.l10n.t('WP Bench: Look Up Theme'),
+              prompt: kind === 'plugin' ? vscode.l10n.t('The wordpress.org slug of the plugin, e.g. {0}', 'woocommerce') : vscode.l10n.t('The wordpress.org slug of the theme, e.g. {0}', 'twentytwentyfive'),
+              validateInput: (v) => (isValidSlug(v.trim()) ? undefined : vscode.l10n.t('Lowercase letters, digits, "-" or "_"; at most 200 characters.')),
             })
           )?.trim();
     if (!slug) return undefined;
-    if (!isValidSlug(slug)) throw new ApiError('invalid-slug', `"${slug.slice(0, 60)}" is not a valid slug. Nothing was sent.`);
+    if (!isValidSlug(slug)) throw new ApiError('invalid-slug', vscode.l10n.t('"{0}" is not a valid slug. Nothing was sent.', slug.slice(0, 60)));
     const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `WP Bench: looking up ${slug}` },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('WP Bench: looking up {0}', slug) },
       () => bench.lookupOne(kind, slug),
     );
     LookupPanel.show(context.extensionUri, kind, slug, outcome);
@@ -158,13 +160,13 @@ export function registerCommands(
 
   register('wpBench.showAccount', async () => {
     const account = await bench.fetchAccount();
-    void info(`WP Bench: ${describeAccount(account)}.`);
+    void info(vscode.l10n.t('WP Bench: {0}.', describeAccount(account)));
     return account;
   });
 
   register('wpBench.clearCache', async () => {
     await bench.clearCache();
-    void info('WP Bench: cache cleared. Lookups are sent again when needed.');
+    void info(vscode.l10n.t('WP Bench: cache cleared. Lookups are sent again when needed.'));
   });
 
   register('wpBench.openProfile', async (arg) => {
@@ -174,7 +176,7 @@ export function registerCommands(
     const url = result && result.state !== 'not-in-dataset' ? result.record.profileUrl : null;
     // Checked again here: a cached link is input too (http(s) only, as when it was received).
     if (!url || safeLink(url) !== url) {
-      void info(`WP Bench: no benchmark profile is known for ${ref.slug}.`);
+      void info(vscode.l10n.t('WP Bench: no benchmark profile is known for {0}.', ref.slug));
       return undefined;
     }
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -202,10 +204,10 @@ export function registerCommands(
     if (format !== 'markdown' && format !== 'json') {
       const pick = await vscode.window.showQuickPick(
         [
-          { label: 'Markdown', description: 'a table worst first with the site total, for a pull request or a client', format: 'markdown' },
-          { label: 'JSON', description: 'the same data as `wp-bench check --format json`', format: 'json' },
+          { label: 'Markdown', description: vscode.l10n.t('a table worst first with the site total, for a pull request or a client'), format: 'markdown' },
+          { label: 'JSON', description: vscode.l10n.t('the same data as `wp-bench check --format json`'), format: 'json' },
         ],
-        { title: 'WP Bench: Export Report' },
+        { title: vscode.l10n.t('WP Bench: Export Report') },
       );
       if (!pick) return undefined;
       format = pick.format;
@@ -216,7 +218,7 @@ export function registerCommands(
     let target = opts.path ? vscode.Uri.file(opts.path) : undefined;
     if (!target) {
       const suggested = folder ? vscode.Uri.joinPath(folder, `wp-bench-report.${format === 'json' ? 'json' : 'md'}`) : undefined;
-      target = await vscode.window.showSaveDialog({ defaultUri: suggested, title: 'WP Bench: Export Report', filters: format === 'json' ? { JSON: ['json'] } : { Markdown: ['md'] } });
+      target = await vscode.window.showSaveDialog({ defaultUri: suggested, title: vscode.l10n.t('WP Bench: Export Report'), filters: format === 'json' ? { JSON: ['json'] } : { Markdown: ['md'] } });
       if (!target) return undefined;
     }
     await vscode.workspace.fs.writeFile(target, Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'));

@@ -63,13 +63,13 @@ export class BenchQuickFixes implements vscode.CodeActionProvider {
       const { kind, slug } = hit.entry;
       const result = this.bench.outcome(kind, slug)?.result;
       if (result && result.state !== 'not-in-dataset' && result.record.profileUrl) {
-        const open = new vscode.CodeAction(`Open the WP Bench profile of ${slug}`, vscode.CodeActionKind.QuickFix);
-        open.command = { command: 'wpBench.openProfile', title: 'Open profile', arguments: [{ kind, slug }] };
+        const open = new vscode.CodeAction(vscode.l10n.t('Open the WP Bench profile of {0}', slug), vscode.CodeActionKind.QuickFix);
+        open.command = { command: 'wpBench.openProfile', title: vscode.l10n.t('Open profile'), arguments: [{ kind, slug }] };
         open.diagnostics = [diagnostic];
         actions.push(open);
       }
-      const ignore = new vscode.CodeAction(`Ignore ${slug} in this workspace`, vscode.CodeActionKind.QuickFix);
-      ignore.command = { command: 'wpBench.ignoreSlug', title: 'Ignore', arguments: [{ kind, slug }] };
+      const ignore = new vscode.CodeAction(vscode.l10n.t('Ignore {0} in this workspace', slug), vscode.CodeActionKind.QuickFix);
+      ignore.command = { command: 'wpBench.ignoreSlug', title: vscode.l10n.t('Ignore'), arguments: [{ kind, slug }] };
       ignore.diagnostics = [diagnostic];
       actions.push(ignore);
     }

@@ -51,7 +51,7 @@ export class LookupPanel {
     const js = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'lookup.js'));
     this.panel.title = `WP Bench: ${slug}`;
     this.html = `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
@@ -62,7 +62,7 @@ export class LookupPanel {
 <body>
 <main>
 ${lookupHtml(kind, slug, outcome)}
-<p class="note">Measured against a clean WordPress baseline. Data: WP Bench API.</p>
+<p class="note">${escapeHtml(vscode.l10n.t('Measured against a clean WordPress baseline. Data: WP Bench API.'))}</p>
 </main>
 <script nonce="${nonce}" src="${js}"></script>
 </body>

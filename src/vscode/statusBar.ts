@@ -12,7 +12,7 @@ export class QuotaStatusBar extends DisposableStore {
 
   constructor(private readonly bench: Bench, private readonly viewVisible: () => boolean) {
     super();
-    this.item.name = 'WP Bench Quota';
+    this.item.name = vscode.l10n.t('WP Bench Quota');
     this.update();
   }
 

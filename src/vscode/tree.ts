@@ -2,10 +2,10 @@
 import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
 import { budgetLines } from '../core/report/formats';
-import { accessibleSummary, compareWorstFirst, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
+import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
 import { plainText } from '../core/report/judge';
-import { LOOKUP_NOTE } from '../core/scan/lookup';
+import { lookupNote } from '../core/scan/lookup';
 import type { Bench, ComponentEntry } from './bench';
 import { hoverFor } from './hover';
 
@@ -18,7 +18,6 @@ export type Node =
   | { type: 'problems' }
   | { type: 'problem'; problem: ScanProblem & { absFile: string } };
 
-const CONTEXT_LABEL: Record<ContextName, string> = { activation: 'Activation', homepage: 'Homepage', admin: 'Admin' };
 
 export function gradeColor(grade: string | null | undefined): vscode.ThemeColor {
   switch ((grade ?? '').charAt(0).toUpperCase()) {
@@ -82,24 +81,24 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
     switch (node.type) {
       case 'total': {
         const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
-        const item = new vscode.TreeItem('Site total', vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(vscode.l10n.t('Site total'), vscode.TreeItemCollapsibleState.Expanded);
         const homepage = total.contexts.homepage;
-        const base = `${siteTotalLine(homepage).replace(/ \(.*\)$/, '')} on the homepage`;
+        const base = vscode.l10n.t('{0} on the homepage', siteTotalLine({ ...homepage, notMeasured: 0 }));
         item.iconPath = new vscode.ThemeIcon('graph');
         const notMeasured = CONTEXT_NAMES.reduce((n, c) => n + total.contexts[c].notMeasured, 0);
         const lines = [
-          `**Site total** — sum of the measured deltas of ${total.benchmarked} benchmarked components` +
-            (total.unknown ? `; ${total.unknown} without a benchmark are not counted` : '') +
-            (notMeasured ? `; ${notMeasured} context measurements are not measured (not counted as zero)` : '') +
+          vscode.l10n.t('**Site total** — sum of the measured deltas of {0} benchmarked components', total.benchmarked) +
+            (total.unknown ? vscode.l10n.t('; {0} without a benchmark are not counted', total.unknown) : '') +
+            (notMeasured ? vscode.l10n.t('; {0} context measurements are not measured (not counted as zero)', notMeasured) : '') +
             '.',
         ];
         // Budgets from the team's .wp-bench.json: the same verdict as `wp-bench check`.
         const judgement = this.bench.teamConfig && Object.keys(this.bench.teamConfig.config.budgets).length ? this.bench.judgement() : undefined;
         if (judgement?.budgets.length) {
           const over = judgement.budgets.filter((b) => b.exceeded).length;
-          item.description = `${over ? `over budget (${over})` : 'within budget'} · ${base}`;
+          item.description = `${over ? vscode.l10n.t('over budget ({0})', over) : vscode.l10n.t('within budget')} · ${base}`;
           item.iconPath = new vscode.ThemeIcon(over ? 'error' : 'pass', new vscode.ThemeColor(over ? 'charts.red' : 'charts.green'));
-          lines.push('', ...budgetLines(judgement).map((l) => `- ${l}`), '', '_Budgets from .wp-bench.json._');
+          lines.push('', ...budgetLines(judgement).map((l) => `- ${l}`), '', vscode.l10n.t('_Budgets from .wp-bench.json._'));
         } else {
           item.description = base;
         }
@@ -110,14 +109,14 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
       }
       case 'total-context': {
         const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
-        const item = new vscode.TreeItem(CONTEXT_LABEL[node.context], vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(contextLabel(node.context), vscode.TreeItemCollapsibleState.None);
         item.description = siteTotalLine(total.contexts[node.context]);
         item.id = `wpBench.total.${node.context}`;
         return item;
       }
       case 'group': {
         const entries = this.visible(node.kind);
-        const item = new vscode.TreeItem(node.kind === 'plugin' ? 'Plugins' : 'Themes', vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(node.kind === 'plugin' ? vscode.l10n.t('Plugins') : vscode.l10n.t('Themes'), vscode.TreeItemCollapsibleState.Expanded);
         item.description = formatCount(entries.length);
         item.id = `wpBench.group.${node.kind}`;
         item.contextValue = 'group';
@@ -133,22 +132,24 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
           result?.state === 'benchmarked' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `wpBench.c.${entry.kind}.${entry.slug}`;
-        const notInRepo = entry.locations.every((l) => l.source === 'theme-parent') ? ' · not in this repository' : '';
-        item.description = (!outcome && entry.lookup !== 'yes' ? LOOKUP_NOTE[entry.lookup] : summaryText(outcome)) + notInRepo;
-        const spoken = !outcome && entry.lookup !== 'yes' ? `not looked up: ${LOOKUP_NOTE[entry.lookup]}` : accessibleSummary(outcome);
-        item.accessibilityInformation = { label: `${name}, ${entry.kind} ${entry.slug}, ${spoken}${notInRepo ? ', not in this repository' : ''}` };
+        const notInRepo = entry.locations.every((l) => l.source === 'theme-parent');
+        const state = !outcome && entry.lookup !== 'yes' ? lookupNote(entry.lookup) : summaryText(outcome);
+        item.description = notInRepo ? vscode.l10n.t('{0} · not in this repository', state) : state;
+        const spoken = !outcome && entry.lookup !== 'yes' ? vscode.l10n.t('not looked up: {0}', lookupNote(entry.lookup)) : accessibleSummary(outcome);
+        const label = entry.kind === 'plugin' ? vscode.l10n.t('{0}, plugin {1}, {2}', name, entry.slug, spoken) : vscode.l10n.t('{0}, theme {1}, {2}', name, entry.slug, spoken);
+        item.accessibilityInformation = { label: notInRepo ? vscode.l10n.t('{0}, not in this repository', label) : label };
         item.tooltip = hoverFor(this.bench, entry);
         if (result?.state === 'benchmarked') item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(result.record.grade));
         else if (outcome?.error && !result) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
         else item.iconPath = new vscode.ThemeIcon('circle-outline');
         item.contextValue = result && result.state !== 'not-in-dataset' && result.record.profileUrl ? 'component.withProfile' : 'component';
-        item.command = { command: 'wpBench.openDeclaration', title: 'Open declaration', arguments: [node] };
+        item.command = { command: 'wpBench.openDeclaration', title: vscode.l10n.t('Open declaration'), arguments: [node] };
         return item;
       }
       case 'problems': {
         const n = this.bench.problems.length;
-        const item = new vscode.TreeItem('Problems', vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = `${formatCount(n)} — files or entries WP Bench could not use`;
+        const item = new vscode.TreeItem(vscode.l10n.t('Problems'), vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = vscode.l10n.t('{0} — files or entries WP Bench could not use', formatCount(n));
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
         item.id = 'wpBench.problems';
         return item;
@@ -167,7 +168,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
       }
       case 'context': {
         const r = this.bench.outcome(node.entry.kind, node.entry.slug)?.result;
-        const item = new vscode.TreeItem(CONTEXT_LABEL[node.context], vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(contextLabel(node.context), vscode.TreeItemCollapsibleState.None);
         item.description = r?.state === 'benchmarked' ? contextLine(r.record, node.context) : '';
         item.id = `wpBench.c.${node.entry.kind}.${node.entry.slug}.${node.context}`;
         return item;

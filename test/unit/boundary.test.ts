@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { readManifest } from './helpers/manifest';
 
 async function files(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -31,7 +32,7 @@ describe('architecture', () => {
   });
 
   it('every contributed command is registered in src/ and carries the WP Bench category', async () => {
-    const pkg = JSON.parse(await fs.readFile('package.json', 'utf8'));
+    const pkg = readManifest();
     const src = (await Promise.all((await files('src')).map((f) => fs.readFile(f, 'utf8')))).join('\n');
     for (const c of pkg.contributes.commands) {
       assert.equal(c.category, 'WP Bench', c.command);
@@ -45,7 +46,7 @@ describe('architecture', () => {
   });
 
   it('the README documents every setting and command', async () => {
-    const pkg = JSON.parse(await fs.readFile('package.json', 'utf8'));
+    const pkg = readManifest();
     const readme = await fs.readFile('README.md', 'utf8');
     for (const key of Object.keys(pkg.contributes.configuration.properties)) assert.ok(readme.includes(`\`${key}\``), `README lacks ${key}`);
     for (const c of pkg.contributes.commands) {
@@ -60,7 +61,7 @@ describe('getting started walkthrough', () => {
     const fs = require('node:fs') as typeof import('node:fs');
     const path = require('node:path') as typeof import('node:path');
     const root = path.join(__dirname, '..', '..');
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const pkg = readManifest(root);
     const [w] = pkg.contributes.walkthroughs;
     assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['setAddress', 'setKey', 'openSite']);
     for (const s of w.steps) {

@@ -1,5 +1,6 @@
 // The benchmark API client: typed results, human errors, quota tracking, de-duplication, a concurrency bound,
 // bounded retries, a stop after 429 and a key that never leaves the API origin.
+import { l10n } from '../l10n';
 import { isValidSlug, type AccountInfo, type ComponentKind, type LookupResult, type QuotaSnapshot } from '../model';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
@@ -41,13 +42,13 @@ export function normaliseApiUrl(raw: string | undefined): URL {
   try {
     url = new URL(text);
   } catch {
-    throw errors.insecureUrl('it is not a valid URL');
+    throw errors.insecureUrl(l10n.t('it is not a valid URL'));
   }
-  if (url.username || url.password) throw errors.insecureUrl('it contains a user name or password');
+  if (url.username || url.password) throw errors.insecureUrl(l10n.t('it contains a user name or password'));
   if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname)) throw errors.insecureUrl('plain http:// is only allowed for loopback addresses');
+    if (!isLoopbackHost(url.hostname)) throw errors.insecureUrl(l10n.t('plain http:// is only allowed for loopback addresses'));
   } else if (url.protocol !== 'https:') {
-    throw errors.insecureUrl(`the scheme ${url.protocol} is not supported`);
+    throw errors.insecureUrl(l10n.t('the scheme {0} is not supported', url.protocol));
   }
   url.search = '';
   url.hash = '';
@@ -152,7 +153,7 @@ export class BenchClient {
   me(): Promise<AccountInfo> {
     return this.dedupe('me', async () => {
       const res = await this.send('me', false);
-      if (res.status === 404) throw errors.unreadable('the /me endpoint was not found: check the API address', 404);
+      if (res.status === 404) throw errors.unreadable(l10n.t('the /me endpoint was not found: check the API address'), 404);
       const account = parseAccount(parseJson(res), this.now());
       this.publish(snapshotFromAccount(account, this.now()));
       return account;
@@ -303,7 +304,7 @@ export class BenchClient {
       throw errors.quotaExceeded(resetAt);
     }
     if (status >= 500) throw errors.server(status);
-    throw errors.unreadable(`unexpected HTTP status ${status}`, status);
+    throw errors.unreadable(l10n.t('unexpected HTTP status {0}', status), status);
   }
 }
 
@@ -316,7 +317,7 @@ function parseJson(res: HttpResponse): unknown {
   try {
     return JSON.parse(res.body.toString('utf8'));
   } catch {
-    throw errors.unreadable('the body is not valid JSON', res.status);
+    throw errors.unreadable(l10n.t('the body is not valid JSON'), res.status);
   }
 }
 

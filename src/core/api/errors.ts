@@ -1,4 +1,5 @@
 // Typed, human-worded errors of the API client. Messages never contain the API key.
+import { l10n } from '../l10n';
 import { isoTime } from '../format';
 
 export type ApiErrorKind =
@@ -37,41 +38,41 @@ export class ApiError extends Error {
 }
 
 export function formatResetTime(resetAt: number | null | undefined): string {
-  if (!resetAt || !Number.isFinite(resetAt)) return 'the next monthly reset';
+  if (!resetAt || !Number.isFinite(resetAt)) return l10n.t('the next monthly reset');
   const iso = isoTime(resetAt);
-  return iso ? iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : 'the next monthly reset';
+  return iso ? iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : l10n.t('the next monthly reset');
 }
 
 export const errors = {
   missingUrl: () =>
-    new ApiError('missing-url', 'No API address is set. Set it from your subscription e-mail (WP Bench: Set API Address, or --api-url / WPBENCH_API_URL).'),
+    new ApiError('missing-url', l10n.t('No API address is set. Set it from your subscription e-mail (WP Bench: Set API Address, or --api-url / WPBENCH_API_URL).')),
   insecureUrl: (why: string) =>
-    new ApiError('insecure-url', `The API address is not allowed: ${why}. Use an https:// address (plain http is only accepted for 127.0.0.1, ::1 and localhost).`),
+    new ApiError('insecure-url', l10n.t('The API address is not allowed: {0}. Use an https:// address (plain http is only accepted for 127.0.0.1, ::1 and localhost).', why)),
   missingKey: () =>
-    new ApiError('missing-key', 'No API key is set. Run "WP Bench: Set API Key" (or set WPBENCH_API_KEY for the command line).', { status: 401 }),
+    new ApiError('missing-key', l10n.t('No API key is set. Run "WP Bench: Set API Key" (or set WPBENCH_API_KEY for the command line).'), { status: 401 }),
   invalidKey: () =>
-    new ApiError('invalid-key', 'The API key was rejected (401). Check the key from your subscription e-mail and set it again with "WP Bench: Set API Key".', { status: 401 }),
+    new ApiError('invalid-key', l10n.t('The API key was rejected (401). Check the key from your subscription e-mail and set it again with "WP Bench: Set API Key".'), { status: 401 }),
   forbidden: () =>
-    new ApiError('forbidden', 'The API key is revoked or suspended (403). Check your subscription, then set a new key with "WP Bench: Set API Key".', { status: 403 }),
+    new ApiError('forbidden', l10n.t('The API key is revoked or suspended (403). Check your subscription, then set a new key with "WP Bench: Set API Key".'), { status: 403 }),
   quotaExceeded: (resetAt: number | null) =>
-    new ApiError('quota-exceeded', `The monthly request quota is used up (429). No more lookups are sent until ${formatResetTime(resetAt)}; cached results stay available.`, { status: 429, resetAt }),
+    new ApiError('quota-exceeded', l10n.t('The monthly request quota is used up (429). No more lookups are sent until {0}; cached results stay available.', formatResetTime(resetAt)), { status: 429, resetAt }),
   invalidSlug: (slug: string) =>
-    new ApiError('invalid-slug', `"${truncateForMessage(slug)}" is not a valid plugin or theme slug (lowercase letters, digits, "-" or "_"; at most 200 characters). Nothing was sent.`, { retryable: false }),
+    new ApiError('invalid-slug', l10n.t('"{0}" is not a valid plugin or theme slug (lowercase letters, digits, "-" or "_"; at most 200 characters). Nothing was sent.', truncateForMessage(slug)), { retryable: false }),
   server: (status: number) =>
-    new ApiError('server', `The benchmark server failed (HTTP ${status}). Try again later.`, { status }),
+    new ApiError('server', l10n.t('The benchmark server failed (HTTP {0}). Try again later.', status), { status }),
   network: (cause: string) =>
-    new ApiError('network', `Could not reach the benchmark server (${cause}). Check the API address and your connection.`),
+    new ApiError('network', l10n.t('Could not reach the benchmark server ({0}). Check the API address and your connection.', cause)),
   timeout: (seconds: number) =>
-    new ApiError('timeout', `The benchmark server did not answer within ${seconds} s. Try again later or raise the timeout setting.`),
+    new ApiError('timeout', l10n.t('The benchmark server did not answer within {0} s. Try again later or raise the timeout setting.', seconds)),
   unreadable: (why: string, status?: number) =>
-    new ApiError('unreadable', `The benchmark server sent a response WP Bench cannot read (${why}). Try again later; if it persists, check the API address.`, { status, retryable: false }),
+    new ApiError('unreadable', l10n.t('The benchmark server sent a response WP Bench cannot read ({0}). Try again later; if it persists, check the API address.', why), { status, retryable: false }),
   redirectLoop: (status: number) =>
-    new ApiError('redirect', `The benchmark server keeps redirecting (HTTP ${status}, more than 2 hops on the same address). Check the API address.`, { status, retryable: false }),
+    new ApiError('redirect', l10n.t('The benchmark server keeps redirecting (HTTP {0}, more than 2 hops on the same address). Check the API address.', status), { status, retryable: false }),
   unsendableKey: () =>
-    new ApiError('invalid-key', 'The API key contains characters that cannot be sent (a line break, an invisible or non-Latin character); nothing was sent. Paste the key again with "WP Bench: Set API Key" (or fix WPBENCH_API_KEY).', { retryable: false }),
+    new ApiError('invalid-key', l10n.t('The API key contains characters that cannot be sent (a line break, an invisible or non-Latin character); nothing was sent. Paste the key again with "WP Bench: Set API Key" (or fix WPBENCH_API_KEY).'), { retryable: false }),
   redirect: (status: number) =>
-    new ApiError('redirect', `The benchmark server redirected to another address (HTTP ${status}); the key is not sent there. Check the API address.`, { status, retryable: false }),
-  cancelled: () => new ApiError('cancelled', 'The request was cancelled.', { retryable: false }),
+    new ApiError('redirect', l10n.t('The benchmark server redirected to another address (HTTP {0}); the key is not sent there. Check the API address.', status), { status, retryable: false }),
+  cancelled: () => new ApiError('cancelled', l10n.t('The request was cancelled.'), { retryable: false }),
 };
 
 export function truncateForMessage(text: string, max = 60): string {

@@ -1,4 +1,5 @@
 // Validation of benchmark records. Unknown fields are ignored; a missing required field makes the record unreadable.
+import { l10n } from '../l10n';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName, type LookupResult } from '../model';
 
 export class RecordShapeError extends Error {}
@@ -8,7 +9,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function num(v: unknown, field: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordShapeError(`${field} is not a number`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordShapeError(l10n.t('{0} is not a number', field));
   return v;
 }
 
@@ -18,14 +19,14 @@ function optionalNum(v: unknown, field: string): number | null {
 
 function optionalString(v: unknown, field: string): string | null {
   if (v === null || v === undefined) return null;
-  if (typeof v !== 'string') throw new RecordShapeError(`${field} is not a string`);
+  if (typeof v !== 'string') throw new RecordShapeError(l10n.t('{0} is not a string', field));
   return v;
 }
 
 function context(v: unknown, name: ContextName): ContextMeasurement | null {
   // null (or absent) means "not measured", never zero.
   if (v === null || v === undefined) return null;
-  if (!isObject(v)) throw new RecordShapeError(`contexts.${name} is neither an object nor null`);
+  if (!isObject(v)) throw new RecordShapeError(l10n.t('contexts.{0} is neither an object nor null', name));
   return {
     ttfbDeltaMs: num(v.ttfb_delta_ms, `contexts.${name}.ttfb_delta_ms`),
     memoryDeltaKb: num(v.memory_delta_kb, `contexts.${name}.memory_delta_kb`),
@@ -46,9 +47,9 @@ export function safeLink(v: unknown): string | null {
 
 /** Turns a 200 body into a lookup result, or throws RecordShapeError saying what is wrong. */
 export function parseRecord(body: unknown, kind: ComponentKind, slug: string): LookupResult {
-  if (!isObject(body)) throw new RecordShapeError('the body is not a JSON object');
-  if (typeof body.benchmarked !== 'boolean') throw new RecordShapeError('"benchmarked" is missing or not true/false');
-  if (body.slug !== undefined && body.slug !== slug) throw new RecordShapeError(`the record is for "${String(body.slug).slice(0, 60)}", not "${slug}"`);
+  if (!isObject(body)) throw new RecordShapeError(l10n.t('the body is not a JSON object'));
+  if (typeof body.benchmarked !== 'boolean') throw new RecordShapeError(l10n.t('"benchmarked" is missing or not true/false'));
+  if (body.slug !== undefined && body.slug !== slug) throw new RecordShapeError(l10n.t('the record is for "{0}", not "{1}"', String(body.slug).slice(0, 60), slug));
   const name = typeof body.name === 'string' && body.name.trim() !== '' ? body.name : slug;
   const metadata = isObject(body.metadata) ? body.metadata : {};
   const links = isObject(body.links) ? body.links : {};
@@ -72,11 +73,11 @@ export function parseRecord(body: unknown, kind: ComponentKind, slug: string): L
     };
     return { state: 'not-benchmarked', record };
   }
-  if (!isObject(body.speed_score)) throw new RecordShapeError('"speed_score" is missing');
+  if (!isObject(body.speed_score)) throw new RecordShapeError(l10n.t('"speed_score" is missing'));
   const grade = body.speed_score.grade;
-  if (typeof grade !== 'string' || !/^[A-F][+-]?$/.test(grade.trim())) throw new RecordShapeError('"speed_score.grade" is missing or not a grade');
+  if (typeof grade !== 'string' || !/^[A-F][+-]?$/.test(grade.trim())) throw new RecordShapeError(l10n.t('"speed_score.grade" is missing or not a grade'));
   const score = num(body.speed_score.numeric, 'speed_score.numeric');
-  if (!isObject(body.contexts)) throw new RecordShapeError('"contexts" is missing or not an object');
+  if (!isObject(body.contexts)) throw new RecordShapeError(l10n.t('"contexts" is missing or not an object'));
   const contexts = {} as Record<ContextName, ContextMeasurement | null>;
   for (const c of CONTEXT_NAMES) contexts[c] = context(body.contexts[c], c);
   return { state: 'benchmarked', record: { ...base, benchmarked: true, grade: grade.trim(), score, contexts } };

@@ -1,10 +1,11 @@
 // undici implementation of HttpTransport. Bundled separately (dist/http.js) so activation never loads undici.
+import { l10n } from '../l10n';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport, type TransportOptions } from './transport';
 
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
-  return e?.code ?? e?.cause?.code ?? e?.message ?? 'unknown error';
+  return e?.code ?? e?.cause?.code ?? e?.message ?? l10n.t('unknown error');
 }
 
 const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
@@ -67,14 +68,14 @@ export function createUndiciTransport(options: TransportOptions): HttpTransport 
           size += (chunk as Buffer).length;
           if (size > req.maxBytes) {
             res.body.destroy();
-            throw new TransportError('too-large', `the response is larger than ${Math.round(req.maxBytes / 1024)} KiB`);
+            throw new TransportError('too-large', l10n.t('the response is larger than {0} KiB', Math.round(req.maxBytes / 1024)));
           }
           chunks.push(chunk as Buffer);
         }
         return { status: res.statusCode, headers: res.headers as HttpResponse['headers'], body: Buffer.concat(chunks) };
       } catch (err) {
         if (err instanceof TransportError) throw err;
-        if (timedOut) throw new TransportError('timeout', `no complete answer within ${req.timeoutMs} ms`);
+        if (timedOut) throw new TransportError('timeout', l10n.t('no complete answer within {0} ms', req.timeoutMs));
         if (req.signal?.aborted) throw new TransportError('aborted', 'cancelled');
         const code = describe(err);
         if (/Timeout/i.test(code)) throw new TransportError('timeout', code);

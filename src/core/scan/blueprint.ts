@@ -1,5 +1,6 @@
 // WordPress Playground blueprints (`blueprint.json`, `*.blueprint.json`): the wordpress.org plugins and themes
 // a Playground site installs. Pure text.
+import { l10n } from '../l10n';
 import type { Node } from 'jsonc-parser';
 import { isWordPressOrgSlug, type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
 import { jsonChild, LineIndex, parseJsonTree, problemAt } from './text';
@@ -28,7 +29,7 @@ export function parseBlueprint(text: string, file: string): { components: Detect
   const add = (kind: ComponentKind, node: Node) => {
     const slug = typeof node.value === 'string' ? node.value.trim() : '';
     if (!isWordPressOrgSlug(slug)) {
-      problems.push(problemAt(file, index, node.offset + 1, `Blueprint ${kind} "${String(node.value)}" is not a wordpress.org slug; not looked up`, slug));
+      problems.push(problemAt(file, index, node.offset + 1, l10n.t('Blueprint {0} "{1}" is not a wordpress.org slug; not looked up', kind, String(node.value)), slug));
       return;
     }
     const { line, column } = index.position(node.offset + 1);
@@ -42,7 +43,7 @@ export function parseBlueprint(text: string, file: string): { components: Detect
     const slugNode = child(ref, 'slug');
     if (RESOURCE_KIND[type] === kind && slugNode?.type === 'string') return add(kind, slugNode);
     problems.push({
-      ...problemAt(file, index, (res ?? at).offset, `Blueprint installs a ${kind} from ${type ? `a "${type}" resource` : 'a resource'} that is not a wordpress.org item; WP Bench cannot look it up`),
+      ...problemAt(file, index, (res ?? at).offset, l10n.t('Blueprint installs a {0} from {1} that is not a wordpress.org item; WP Bench cannot look it up', kind, type ? `a "${type}" resource` : 'a resource')),
       severity: 'info',
     });
   };

@@ -1,6 +1,7 @@
 // composer.json / composer.lock parsing (pure text, usable on unsaved editor buffers).
 // A package is a WordPress plugin or theme by its `type` (any vendor); its slug is the folder it installs
 // into, by composer/installers' rules (extra.installer-paths, extra.installer-name).
+import { l10n } from '../l10n';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import type { ComponentKind, DetectedComponent, LocationSource, ScanProblem } from '../model';
 import { isListableName } from './lookup';
@@ -262,18 +263,18 @@ function componentAt(
   const kind = TYPE_KIND[type];
   const start = node.offset + 1;
   if (!COMPOSER_NAME.test(name)) {
-    problems.push(problemAt(file, index, start, `"${name}" is not a valid Composer package name (vendor/name); not looked up`, name.slice(name.indexOf('/') + 1)));
+    problems.push(problemAt(file, index, start, l10n.t('"{0}" is not a valid Composer package name (vendor/name); not looked up', name), name.slice(name.indexOf('/') + 1)));
     return null;
   }
   const target = installPath(name, type, installerName, paths).replace(/\\/g, '/');
   const parts = target.split('/').filter((p) => p !== '' && p !== '.');
   const slug = parts[parts.length - 1] ?? '';
   if (/^(?:[a-z]:)?\//i.test(target) || parts.includes('..')) {
-    problems.push(problemAt(file, index, start, `Package "${name}" would install outside the repository ("${target}"); not looked up. Use a path inside the project in extra.installer-paths.`, slug));
+    problems.push(problemAt(file, index, start, l10n.t('Package "{0}" would install outside the repository ("{1}"); not looked up. Use a path inside the project in extra.installer-paths.', name, target), slug));
     return null;
   }
   if (!isListableName(slug)) {
-    problems.push(problemAt(file, index, start, `Invalid ${kind} slug in package name "${name}": "${slug}"`, slug));
+    problems.push(problemAt(file, index, start, l10n.t('Invalid {0} slug in package name "{1}": "{2}"', kind, name, slug), slug));
     return null;
   }
   const { line, column } = index.position(start);

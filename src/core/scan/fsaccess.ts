@@ -4,6 +4,7 @@
 //   costs more than the work itself: on 20,000 files this is 2–3× faster than fs.promises, and the
 //   event loop still runs every `sliceMs`.
 // - 'async': fs.promises / callback fs with bounded parallelism, for slow (network) file systems.
+import { l10n } from '../l10n';
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import { HEADER_BYTES } from './headers';
@@ -38,15 +39,15 @@ export type TextRead = { text: string } | { text: null; why: string };
 /** Why a path is not read: anything but a regular file (after following links) is never opened. */
 function special(st: fs.Stats): string | null {
   if (st.isFile() || st.isDirectory()) return null;
-  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
-  return `is ${what}, not a regular file; it was not opened`;
+  const what = st.isFIFO() ? l10n.t('a FIFO') : st.isSocket() ? l10n.t('a socket') : st.isCharacterDevice() || st.isBlockDevice() ? l10n.t('a device') : l10n.t('not a regular file');
+  return l10n.t('is {0}, not a regular file; it was not opened', what);
 }
 
 function tooLarge(size: number, maxBytes: number): string {
-  return `is ${Math.max(1, Math.round(size / 1048576))} MB, over the ${Math.round(maxBytes / 1048576)} MB read limit; skipped`;
+  return l10n.t('is {0} MB, over the {1} MB read limit; skipped', Math.max(1, Math.round(size / 1048576)), Math.round(maxBytes / 1048576));
 }
 
-const errWhy = (err: unknown) => `could not be read (${(err as NodeJS.ErrnoException)?.code ?? 'error'})`;
+const errWhy = (err: unknown) => l10n.t('could not be read ({0})', (err as NodeJS.ErrnoException)?.code ?? 'error');
 
 /** Read-only and non-blocking: even a FIFO that slipped past the stat (a race) cannot hang the scan. */
 const O_READ =
@@ -146,7 +147,7 @@ export class SlicedSyncFs implements ScanFs {
       this.stats.filesOpened++;
       try {
         const st2 = fs.fstatSync(fd);
-        if (!st2.isFile()) return { text: null, why: 'is not a regular file; it was not read' };
+        if (!st2.isFile()) return { text: null, why: l10n.t('is not a regular file; it was not read') };
         if (st2.size > maxBytes) return { text: null, why: tooLarge(st2.size, maxBytes) };
         const b = fs.readFileSync(fd);
         this.stats.bytesRead += b.length;
@@ -222,7 +223,7 @@ export class AsyncFs implements ScanFs {
         this.stats.filesOpened++;
         try {
           const st2 = await fh.stat();
-          if (!st2.isFile()) return { text: null, why: 'is not a regular file; it was not read' };
+          if (!st2.isFile()) return { text: null, why: l10n.t('is not a regular file; it was not read') };
           if (st2.size > maxBytes) return { text: null, why: tooLarge(st2.size, maxBytes) };
           const b = await fh.readFile();
           this.stats.bytesRead += b.length;

@@ -1,4 +1,5 @@
 // What is looked up, and the slug of "the plugin or theme in this folder". Pure: no I/O.
+import { l10n } from '../l10n';
 import { isWordPressOrgSlug, type ComponentKind, type DetectedComponent, type LookupDecision, type LocationSource } from '../model';
 
 /** Sources that declare an item to install (as opposed to headers of files found on disk). */
@@ -77,23 +78,39 @@ export function decideLookups(components: DetectedComponent[]): DetectedComponen
   return components;
 }
 
-/** Plain words for a decision, for hovers, the tree and reports. */
+/** Plain words for a decision, for reports and the CLI (English). */
 export const LOOKUP_NOTE: Record<Exclude<LookupDecision, 'yes'>, string> = {
-  'not-a-wordpress-org-slug': 'not a wordpress.org slug',
-  'not-from-wordpress-org': 'not from wordpress.org',
-  'update-uri': 'not from wordpress.org (Update URI)',
+  'not-a-wordpress-org-slug': 'not a wordpress.org slug', // l10n-ignore: the CLI's words; VS Code uses lookupNote()
+  'not-from-wordpress-org': 'not from wordpress.org', // l10n-ignore
+  'update-uri': 'not from wordpress.org (Update URI)', // l10n-ignore
   ignored: 'ignored',
 };
+
+/** The same words in the user's language, for the tree and inline annotations. */
+export function lookupNote(decision: Exclude<LookupDecision, 'yes'>): string {
+  switch (decision) {
+    case 'not-a-wordpress-org-slug':
+      return l10n.t('not a wordpress.org slug');
+    case 'not-from-wordpress-org':
+      return l10n.t('not from wordpress.org');
+    case 'update-uri':
+      return l10n.t('not from wordpress.org (Update URI)');
+    default:
+      return l10n.t('ignored');
+  }
+}
 
 /** Why a component is not looked up, in a sentence (hover). */
 export function lookupExplanation(c: Pick<DetectedComponent, 'kind' | 'slug' | 'lookup'>): string | undefined {
   switch (c.lookup) {
     case 'not-a-wordpress-org-slug':
-      return `Not looked up: "${c.slug}" is not a wordpress.org slug (lower-case letters, digits and hyphens), so this ${c.kind} cannot be a wordpress.org item. It counts as unknown in the site total.`;
+      return c.kind === 'plugin'
+        ? l10n.t('Not looked up: "{0}" is not a wordpress.org slug (lower-case letters, digits and hyphens), so this plugin cannot be a wordpress.org item. It counts as unknown in the site total.', c.slug)
+        : l10n.t('Not looked up: "{0}" is not a wordpress.org slug (lower-case letters, digits and hyphens), so this theme cannot be a wordpress.org item. It counts as unknown in the site total.', c.slug);
     case 'not-from-wordpress-org':
-      return 'Not looked up: a must-use plugin is usually the site\'s own code, and nothing says this one is the wordpress.org item (no wordpress.org Plugin URI or Update URI, no Composer, .wp-env.json or blueprint entry).';
+      return l10n.t("Not looked up: a must-use plugin is usually the site's own code, and nothing says this one is the wordpress.org item (no wordpress.org Plugin URI or Update URI, no Composer, .wp-env.json or blueprint entry).");
     case 'update-uri':
-      return 'Not looked up: its Update URI says this copy does not come from wordpress.org. Use "WP Bench: Look Up Plugin…" to see the wordpress.org item.';
+      return l10n.t('Not looked up: its Update URI says this copy does not come from wordpress.org. Use "WP Bench: Look Up Plugin…" to see the wordpress.org item.');
     default:
       return undefined;
   }

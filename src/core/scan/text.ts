@@ -1,4 +1,5 @@
 // Small helpers shared by the text parsers.
+import { l10n } from '../l10n';
 import { parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import type { ScanProblem } from '../model';
 
@@ -73,7 +74,7 @@ export function excessiveNesting(text: string, limit = MAX_JSON_DEPTH): number {
 export function parseJsonTree(text: string, file: string, index: LineIndex, problems: ScanProblem[], options: ParseOptions): Node | undefined {
   const tooDeep = excessiveNesting(text);
   if (tooDeep >= 0) {
-    problems.push(problemAt(file, index, tooDeep, `JSON nested deeper than ${MAX_JSON_DEPTH} levels; the file was skipped`));
+    problems.push(problemAt(file, index, tooDeep, l10n.t('JSON nested deeper than {0} levels; the file was skipped', MAX_JSON_DEPTH)));
     return undefined;
   }
   const errors: ParseError[] = [];
@@ -81,11 +82,11 @@ export function parseJsonTree(text: string, file: string, index: LineIndex, prob
   try {
     root = parseTree(text, errors, options);
   } catch (err) {
-    problems.push(problemAt(file, index, 0, `Could not parse the file: ${(err as Error).message}`));
+    problems.push(problemAt(file, index, 0, l10n.t('Could not parse the file: {0}', (err as Error).message)));
     return undefined;
   }
   // One problem per file is enough: the first syntax error is the one to fix.
-  if (errors.length) problems.push(problemAt(file, index, errors[0].offset, `Invalid JSON: ${printParseErrorCode(errors[0].error)}`));
+  if (errors.length) problems.push(problemAt(file, index, errors[0].offset, l10n.t('Invalid JSON: {0}', printParseErrorCode(errors[0].error))));
   return root;
 }
 

@@ -1,5 +1,6 @@
 // scanWorkspace(): walks a folder tree and finds WordPress plugins and themes the way WordPress does, plus what
 // composer.json / composer.lock, .wp-env.json and Playground blueprints declare. Plain Node; no vscode.
+import { l10n } from '../l10n';
 import type * as fs from 'fs';
 import * as path from 'path';
 import type { ComponentKind, ComponentLocation, DetectedComponent, ScanProblem, ScanResult } from '../model';
@@ -77,7 +78,7 @@ function rel(ctx: Ctx, abs: string): string {
 
 function checkAbort(ctx: Ctx): void {
   if (ctx.signal?.aborted) {
-    throw ctx.signal.reason instanceof Error ? ctx.signal.reason : Object.assign(new Error('Scan aborted'), { name: 'AbortError' });
+    throw ctx.signal.reason instanceof Error ? ctx.signal.reason : Object.assign(new Error('Scan aborted'), { name: 'AbortError' }); // l10n-ignore: an AbortError, never shown
   }
 }
 
@@ -95,7 +96,7 @@ function admit(ctx: Ctx, n: number): boolean {
       file: '',
       line: 1,
       column: 1,
-      message: `Scan stopped after ${ctx.maxFiles} directory entries (maxFiles); results are incomplete. Open a smaller folder, or exclude generated trees.`,
+      message: l10n.t('Scan stopped after {0} directory entries (maxFiles); results are incomplete. Open a smaller folder, or exclude generated trees.', ctx.maxFiles),
     });
     return false;
   }
@@ -122,7 +123,7 @@ async function headers(ctx: Ctx, file: string, names: string[], required?: strin
     file,
     (buf, why) => {
       if (buf) return parseFileHeaderLocations(buf, names, required);
-      problem(ctx, file, `${path.basename(file)} ${why ?? 'could not be read'}; WordPress would not list it either.`);
+      problem(ctx, file, l10n.t('{0} {1}; WordPress would not list it either.', path.basename(file), why ?? l10n.t('could not be read')));
       return null;
     },
     regular,
@@ -156,7 +157,7 @@ function uriFlags(c: DetectedComponent, h: Record<string, HeaderMatch>, uriHeade
 /** A folder or file name WordPress lists: listed as it is; a name no one can display safely is a problem instead. */
 function listable(ctx: Ctx, name: string, file: string, at: { line: number; column: number } | undefined, what: string): boolean {
   if (isListableName(name)) return true;
-  problem(ctx, file, `${what} "${name}" has a name WP Bench cannot show (control characters, or over 200 characters); skipped`, at, { slug: name });
+  problem(ctx, file, l10n.t('{0} "{1}" has a name WP Bench cannot show (control characters, or over 200 characters); skipped', what, name), at, { slug: name });
   return false;
 }
 
@@ -265,7 +266,7 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
         abs,
         (buf, why) => {
           if (buf) return { size: buf.length, h: parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES) };
-          problem(ctx, abs, `Must-use plugin ${e.name} ${why ?? 'could not be read'}.`);
+          problem(ctx, abs, l10n.t('Must-use plugin {0} {1}.', e.name, why ?? l10n.t('could not be read')));
           return null;
         },
         e.isFile(),
@@ -276,7 +277,7 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       const nameLoc = phpEmpty(headers['Plugin Name']?.value) ? undefined : headers['Plugin Name'];
       const slug = pluginFileSlug(e.name);
       const location = loc(ctx, abs, nameLoc, 'mu-plugin');
-      if (!listable(ctx, slug, abs, location, `Must-use plugin file "${e.name}"`)) return;
+      if (!listable(ctx, slug, abs, location, l10n.t('Must-use plugin file "{0}"', e.name))) return;
       const c: DetectedComponent = {
         kind: 'plugin',
         slug,
@@ -327,7 +328,7 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
         }),
       );
       if (found === 0 && !ctx.truncated) {
-        problem(ctx, abs, `Theme folder "${e.name}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.`, undefined, { severity: 'info' });
+        problem(ctx, abs, l10n.t('Theme folder "{0}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.', e.name), undefined, { severity: 'info' });
       }
     }),
   );
@@ -340,7 +341,7 @@ async function addTheme(ctx: Ctx, abs: string, stylesheet: string, entries: Dire
     styleFile,
     (buf, why) => {
       if (buf) return parseFileHeaderLocations(buf, THEME_HEADER_NAMES);
-      problem(ctx, styleFile, `style.css ${why ?? 'could not be read'}.`);
+      problem(ctx, styleFile, `style.css ${why ?? l10n.t('could not be read')}.`);
       return null;
     },
     styleEntry?.isFile(),
@@ -348,7 +349,7 @@ async function addTheme(ctx: Ctx, abs: string, stylesheet: string, entries: Dire
   const slug = lastPathPart(stylesheet);
   const nameLoc = headers['Theme Name'];
   const location = loc(ctx, styleFile, nameLoc, 'theme-header');
-  if (!listable(ctx, slug, styleFile, location, 'Theme folder')) return;
+  if (!listable(ctx, slug, styleFile, location, l10n.t('Theme folder'))) return;
   const names = new Set(entries.map((x) => x.name));
   let blockTheme = false;
   for (const d of ['templates', 'block-templates']) {
@@ -368,7 +369,7 @@ async function addTheme(ctx: Ctx, abs: string, stylesheet: string, entries: Dire
   if (tpl && tpl.value !== stylesheet) {
     const parent = lastPathPart(tpl.value);
     const tplLoc = loc(ctx, styleFile, tpl, 'theme-parent');
-    if (listable(ctx, parent, styleFile, tplLoc, 'Parent theme') && parent !== slug) {
+    if (listable(ctx, parent, styleFile, tplLoc, l10n.t('Parent theme')) && parent !== slug) {
       c.parent = parent;
       ctx.parents.push({ child: c, parent, location: tplLoc });
     }
@@ -447,7 +448,7 @@ async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> 
     if (tpl) {
       const parent = lastPathPart(tpl.value);
       const tplLoc = loc(ctx, self.theme.file, tpl, 'theme-parent');
-      if (parent !== c.slug && listable(ctx, parent, self.theme.file, tplLoc, 'Parent theme')) {
+      if (parent !== c.slug && listable(ctx, parent, self.theme.file, tplLoc, l10n.t('Parent theme'))) {
         c.parent = parent;
         ctx.parents.push({ child: c, parent, location: tplLoc });
       }
@@ -497,7 +498,7 @@ async function readConfig(ctx: Ctx, file: string): Promise<string | null> {
   checkAbort(ctx);
   const r = await ctx.fs.readText(file, MAX_CONFIG_BYTES);
   if (r.text === null) {
-    problem(ctx, file, `${path.basename(file)} ${r.why}. WP Bench did not read what it declares.`);
+    problem(ctx, file, l10n.t('{0} {1}. WP Bench did not read what it declares.', path.basename(file), r.why));
     return null;
   }
   return r.text.replace(/^\uFEFF/, '');
@@ -510,7 +511,7 @@ function collect(ctx: Ctx, file: string, parse: () => { components: DetectedComp
     for (const c of r.components) ctx.components.push(c);
     for (const p of r.problems) ctx.problems.push(p);
   } catch (err) {
-    problem(ctx, file, `${path.basename(file)} could not be read: ${(err as Error).message}; the rest of the scan goes on.`);
+    problem(ctx, file, l10n.t('{0} could not be read: {1}; the rest of the scan goes on.', path.basename(file), (err as Error).message));
   }
 }
 
@@ -535,7 +536,7 @@ async function readComposerPair(ctx: Ctx, dir: string, names: Set<string>): Prom
     if (ip.dir === null || (ip.role !== 'plugins' && ip.role !== 'mu-plugins' && ip.role !== 'themes')) continue;
     const target = path.resolve(dir, ip.dir);
     if (path.relative(ctx.root, target).startsWith('..') || path.isAbsolute(ip.dir)) {
-      problem(ctx, jsonFile, `extra.installer-paths "${ip.pattern}" points outside the repository; that folder was not scanned.`, ip);
+      problem(ctx, jsonFile, l10n.t('extra.installer-paths "{0}" points outside the repository; that folder was not scanned.', ip.pattern), ip);
       continue;
     }
     ctx.noWalk.add(target);
@@ -644,7 +645,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
 
   const rootEntries = await ctx.fs.readdir(absRoot); // not counted against maxFiles
   if (!rootEntries) {
-    problem(ctx, absRoot, 'The folder could not be read.');
+    problem(ctx, absRoot, l10n.t('The folder could not be read.'));
   } else if (path.basename(absRoot) === 'wp-content' || roleDirCount(rootEntries) >= 2) {
     // The root is a content root (a wp-content folder, a VIP repository): its role folders, and the rest walked.
     await Promise.all([scanContentRoot(ctx, absRoot, rootEntries), walk(ctx, absRoot, realRoot, rootEntries, new Set(Object.keys(ROLE_DIRS)))]);

@@ -1,4 +1,5 @@
 // .wp-env.json parsing (pure text). Slug rules follow @wordpress/env's source strings.
+import { l10n } from '../l10n';
 import type { Node } from 'jsonc-parser';
 import { type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
 import { isListableName } from './lookup';
@@ -69,7 +70,7 @@ function stringAt(
   const slug = source?.slug ?? null;
   if (slug === null || !isListableName(slug)) {
     problems.push(
-      problemAt(file, index, start, `Cannot use ${kind} source "${String(node.value)}" from .wp-env.json`, slug ?? String(node.value)),
+      problemAt(file, index, start, l10n.t('Cannot use {0} source "{1}" from .wp-env.json', kind, String(node.value)), slug ?? String(node.value)),
     );
     return null;
   }

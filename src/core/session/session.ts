@@ -2,6 +2,7 @@
 // (one store of outcomes per API address), the team config, and every rule about when a request may be sent
 // (key, trust, consent, per-scan limit, quota block, rejected key, recent failures). No vscode: the editor reaches
 // it through SessionHost, and plain-Node tests drive it with fakes.
+import { l10n } from '../l10n';
 import * as path from 'node:path';
 import { BenchClient, normaliseApiUrl } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -382,7 +383,7 @@ export class WorkspaceSession extends DisposableStore {
 
   async fetchAccount(): Promise<AccountInfo> {
     if (!this.client) throw this.clientError ?? missingUrl();
-    if (!(await this.keyMayGo())) throw new ApiError('cancelled', 'The API address changed since the key was saved: allow sending the key there first (or set the key again).');
+    if (!(await this.keyMayGo())) throw new ApiError('cancelled', l10n.t('The API address changed since the key was saved: allow sending the key there first (or set the key again).'));
     this.account = await this.client.me();
     this.quotaChanged.fire();
     return this.account;
@@ -439,7 +440,7 @@ export class WorkspaceSession extends DisposableStore {
         } catch (err) {
           if (abort.signal.aborted) return false;
           this.host.logger.error(`scan of ${folder.name} failed: ${(err as Error).message}`);
-          results.set(folder.root, { components: [], problems: [{ file: '', line: 1, column: 1, message: `The scan of ${folder.name} failed: ${(err as Error).message}` }] });
+          results.set(folder.root, { components: [], problems: [{ file: '', line: 1, column: 1, message: l10n.t('The scan of {0} failed: {1}', folder.name, (err as Error).message) }] });
         }
       }
       if (abort.signal.aborted) return false;
@@ -592,8 +593,8 @@ export class WorkspaceSession extends DisposableStore {
       return true;
     }
     if (bound === origin) return true;
-    const send = 'Send the Key There';
-    this.prompt('origin', `The API address changed to ${origin}. Your API key was saved for ${bound}. Send the key to ${origin}?`, [send], async (choice) => {
+    const send = l10n.t('Send the Key There');
+    this.prompt('origin', l10n.t('The API address changed to {0}. Your API key was saved for {1}. Send the key to {0}?', origin, bound), [send], async (choice) => {
       if (choice !== send) return;
       await this.host.setKeyOrigin(origin);
       await this.lookupAll();
@@ -613,7 +614,8 @@ export class WorkspaceSession extends DisposableStore {
     if (!key || this.guard.rejection(key)) return false;
     if (!(await this.keyMayGo())) return false;
     if (!this.host.isTrusted() && !this.untrustedConsent) {
-      this.prompt('untrusted', `This workspace is not trusted. WP Bench found ${count} plugins and themes; looking them up sends their slugs to the benchmark API with your key.`, ['Allow Lookups'], () => this.allowUntrustedLookups());
+      const allow = l10n.t('Allow Lookups');
+      this.prompt('untrusted', l10n.t('This workspace is not trusted. WP Bench found {0} plugins and themes; looking them up sends their slugs to the benchmark API with your key.', count), [allow], (choice) => choice === allow && this.allowUntrustedLookups());
       return false;
     }
     return true;
@@ -641,9 +643,9 @@ export class WorkspaceSession extends DisposableStore {
 
   private askToExceedLimit(needed: LookupItem[]): void {
     const limit = this.settingsValue.maxPerScan;
-    const all = `Look Up All ${needed.length}`;
-    const some = `Only ${limit}`;
-    this.prompt('limit', `This scan would send ${needed.length} requests (each counts against your monthly quota); the limit per scan is ${limit}.`, [all, some], (choice) => {
+    const all = l10n.t('Look Up All {0}', needed.length);
+    const some = l10n.t('Only {0}', limit);
+    this.prompt('limit', l10n.t('This scan would send {0} requests (each counts against your monthly quota); the limit per scan is {1}.', needed.length, limit), [all, some], (choice) => {
       if (choice === all) return this.lookupAll({ only: needed, consented: true });
       if (choice === some && limit > 0) return this.lookupAll({ only: needed.slice(0, limit), consented: true });
       return undefined;
@@ -661,13 +663,13 @@ export class WorkspaceSession extends DisposableStore {
     const rejected = key ? this.guard.rejection(key) : undefined;
     if (!this.hasKeyValue || !key || this.blockedUntil !== null || rejected) {
       const error = !this.hasKeyValue || !key
-        ? new ApiError('missing-key', 'No API key is set. Run "WP Bench: Set API Key".')
+        ? new ApiError('missing-key', l10n.t('No API key is set. Run "WP Bench: Set API Key".'))
         : rejected
-          ? new ApiError(rejected.kind, `${rejected.message} Set another key with "WP Bench: Set API Key".`)
-          : new ApiError('quota-exceeded', 'The monthly quota is used up; cached data only until the reset.', { resetAt: this.blockedUntil });
+          ? new ApiError(rejected.kind, l10n.t('{0} Set another key with "WP Bench: Set API Key".', rejected.message))
+          : new ApiError('quota-exceeded', l10n.t('The monthly quota is used up; cached data only until the reset.'), { resetAt: this.blockedUntil });
       return { ...cached, error };
     }
-    if (!(await this.mayRequest(1))) return { ...cached, error: new ApiError('cancelled', 'This workspace is not trusted: allow WP Bench lookups first.') };
+    if (!(await this.mayRequest(1))) return { ...cached, error: new ApiError('cancelled', l10n.t('This workspace is not trusted: allow WP Bench lookups first.')) };
     this.lookupsInFlight++;
     try {
       const outcome = await this.lookups.get(kind, slug, { network: true, force });
@@ -695,15 +697,17 @@ export class WorkspaceSession extends DisposableStore {
       this.notified.quotaReset = reset;
       count();
       this.quotaChanged.fire();
-      void this.host.error(error.message, 'Show Account').then((c) => c && this.host.runCommand('wpBench.showAccount'));
+      const show = l10n.t('Show Account');
+      void this.host.error(error.message, show).then((c) => c === show && this.host.runCommand('wpBench.showAccount'));
       return;
     }
     if (error.kind === 'invalid-key' || error.kind === 'forbidden' || error.kind === 'missing-key') {
       if (this.notified.authKind === error.kind) return;
       this.notified.authKind = error.kind;
       count();
-      const choice = await this.host.error(error.message, 'Set API Key');
-      if (choice) await this.host.runCommand('wpBench.setApiKey');
+      const setKey = l10n.t('Set API Key');
+      const choice = await this.host.error(error.message, setKey);
+      if (choice === setKey) await this.host.runCommand('wpBench.setApiKey');
       return;
     }
     this.host.logger.warn(error.message);
@@ -711,7 +715,7 @@ export class WorkspaceSession extends DisposableStore {
 }
 
 function missingUrl(): ApiError {
-  return new ApiError('missing-url', 'No API address is set. Run "WP Bench: Set API Address".');
+  return new ApiError('missing-url', l10n.t('No API address is set. Run "WP Bench: Set API Address".'));
 }
 
 function uniqueItems(items: LookupItem[]): LookupItem[] {

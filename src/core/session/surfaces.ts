@@ -1,6 +1,7 @@
 // What each VS Code surface shows, decided here over the session (no vscode): the hover's notice, the diagnostic of a
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
 import { formatQuota, isoTime, isWorseThan } from '../format';
+import { l10n } from '../l10n';
 import { hoverMarkdown } from '../present';
 import { lookupExplanation } from '../scan/lookup';
 import type { ComponentEntry, WorkspaceSession } from './session';
@@ -8,13 +9,13 @@ import type { ComponentEntry, WorkspaceSession } from './session';
 /** The hover (and tree tooltip) markdown of a component: untrusted, every API string escaped by hoverMarkdown. */
 export function componentHover(session: WorkspaceSession, entry: ComponentEntry, file?: string): string {
   let notice: string | undefined;
-  if (!session.hasApiUrl) notice = 'No API address set: run "WP Bench: Set API Address".';
-  else if (!session.hasKey) notice = 'No API key set: run "WP Bench: Set API Key".';
-  else if (session.isIgnored(entry.slug, file)) notice = 'Ignored in this workspace (wpBench.ignore).';
+  if (!session.hasApiUrl) notice = l10n.t('No API address set: run "WP Bench: Set API Address".');
+  else if (!session.hasKey) notice = l10n.t('No API key set: run "WP Bench: Set API Key".');
+  else if (session.isIgnored(entry.slug, file)) notice = l10n.t('Ignored in this workspace (wpBench.ignore).');
   else if (entry.lookup !== 'yes' && !session.outcome(entry.kind, entry.slug)) notice = lookupExplanation(entry);
-  else if (entry.possibleFork) notice = 'Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.';
+  else if (entry.possibleFork) notice = l10n.t('Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.');
   if (entry.locations.every((l) => l.source === 'theme-parent')) {
-    const inRepo = 'The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).';
+    const inRepo = l10n.t('The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).');
     notice = notice ? `${inRepo} ${notice}` : inRepo;
   }
   return hoverMarkdown(entry.kind, entry.slug, session.outcome(entry.kind, entry.slug), { notice, name: entry.name });
@@ -32,15 +33,16 @@ export function componentDiagnostic(session: WorkspaceSession, entry: ComponentE
   const outcome = session.outcome(entry.kind, entry.slug);
   const result = outcome?.result;
   if (!result) return null;
-  const stale = outcome.stale ? ' (cached data, stale)' : '';
-  if (result.state === 'not-in-dataset') return { severity: 'hint', code: 'not-in-dataset', message: `${entry.slug} is not in the WP Bench dataset${stale}.` };
-  if (result.state === 'not-benchmarked') return { severity: 'information', code: 'not-benchmarked', message: `${result.record.name} is known to WP Bench but not benchmarked yet${stale}.` };
+  const stale = (message: string) => (outcome.stale ? l10n.t('{0} (cached data, stale)', message) : message);
+  if (result.state === 'not-in-dataset') return { severity: 'hint', code: 'not-in-dataset', message: stale(l10n.t('{0} is not in the WP Bench dataset.', entry.slug)) };
+  if (result.state === 'not-benchmarked') return { severity: 'information', code: 'not-benchmarked', message: stale(l10n.t('{0} is known to WP Bench but not benchmarked yet.', result.record.name)) };
   const r = result.record;
   const minimum = session.minimumGrade(file);
   if (!isWorseThan(r.grade, minimum)) return null;
   const a = r.contexts.activation;
-  const cost = a ? ` Activation adds ${Math.round(a.ttfbDeltaMs)} ms TTFB, ${Math.round(a.memoryDeltaKb / 1024)} MB memory, ${a.queriesDelta} queries.` : '';
-  return { severity: 'warning', code: 'grade-below-threshold', message: `${r.name}: performance grade ${r.grade} (score ${r.score}), below the minimum ${minimum}.${cost}${stale}` };
+  const grade = l10n.t('{0}: performance grade {1} (score {2}), below the minimum {3}.', r.name, r.grade ?? '?', r.score ?? '?', minimum);
+  const cost = a ? ` ${l10n.t('Activation adds {0} ms TTFB, {1} MB memory, {2} queries.', Math.round(a.ttfbDeltaMs), Math.round(a.memoryDeltaKb / 1024), a.queriesDelta)}` : '';
+  return { severity: 'warning', code: 'grade-below-threshold', message: stale(`${grade}${cost}`) };
 }
 
 export interface QuotaStatus {
@@ -56,25 +58,25 @@ export interface QuotaStatus {
 export function quotaStatus(session: WorkspaceSession): QuotaStatus {
   const item = (text: string, tooltip: string, level: QuotaStatus['level'], command: string, label: string): QuotaStatus => ({ text, tooltip, level, command, label });
   // Not set up yet is not a warning: a quiet invitation.
-  if (!session.hasApiUrl) return item('$(gear) Set up WP Bench', 'WP Bench needs the API address from your subscription e-mail. Click to set it.', 'ok', 'wpBench.setApiUrl', 'WP Bench is not set up: set the API address');
-  if (session.apiUrlProblem) return item('$(error) WP Bench: API address invalid', session.apiUrlProblem.message, 'error', 'wpBench.setApiUrl', `WP Bench: the API address is invalid. ${session.apiUrlProblem.message}`);
-  if (!session.hasKey) return item('$(key) Set up WP Bench', 'WP Bench needs your API key (stored in the OS keychain). Click to set it.', 'ok', 'wpBench.setApiKey', 'WP Bench is not set up: set the API key');
+  if (!session.hasApiUrl) return item(`$(gear) ${l10n.t('Set up WP Bench')}`, l10n.t('WP Bench needs the API address from your subscription e-mail. Click to set it.'), 'ok', 'wpBench.setApiUrl', l10n.t('WP Bench is not set up: set the API address'));
+  if (session.apiUrlProblem) return item(`$(error) ${l10n.t('WP Bench: API address invalid')}`, session.apiUrlProblem.message, 'error', 'wpBench.setApiUrl', l10n.t('WP Bench: the API address is invalid. {0}', session.apiUrlProblem.message));
+  if (!session.hasKey) return item(`$(key) ${l10n.t('Set up WP Bench')}`, l10n.t('WP Bench needs your API key (stored in the OS keychain). Click to set it.'), 'ok', 'wpBench.setApiKey', l10n.t('WP Bench is not set up: set the API key'));
   const q = session.quota;
   const blocked = session.blockedUntil;
   const reset = q?.resetAt ?? blocked;
   const resetIso = isoTime(reset);
-  const resetText = resetIso ? `resets ${resetIso.slice(0, 10)}` : 'reset date unknown';
+  const resetText = resetIso ? l10n.t('resets {0}', resetIso.slice(0, 10)) : l10n.t('reset date unknown');
   const rawTier = q?.tier ?? session.lastAccount?.tier ?? null;
   const tier = rawTier ? rawTier.charAt(0).toUpperCase() + rawTier.slice(1) : null;
-  const used = q ? `${formatQuota(q.used, q.limit)} requests used this month` : 'usage not known yet';
-  const lines = [`WP Bench quota${tier ? ` · ${tier}` : ''}`, used, resetText];
-  if (isoTime(q?.observedAt)) lines.push(`as of ${new Date(q!.observedAt).toLocaleTimeString()}`);
-  lines.push('Click to refresh (free: /me is not counted).');
+  const used = q ? l10n.t('{0} requests used this month', formatQuota(q.used, q.limit)) : l10n.t('usage not known yet');
+  const lines = [tier ? l10n.t('WP Bench quota · {0}', tier) : l10n.t('WP Bench quota'), used, resetText];
+  if (isoTime(q?.observedAt)) lines.push(l10n.t('as of {0}', new Date(q!.observedAt).toLocaleTimeString()));
+  lines.push(l10n.t('Click to refresh (free: /me is not counted).'));
   if (blocked !== null) {
-    return item(`$(error) ${q ? formatQuota(q.used, q.limit) : 'WP Bench'} — quota used up`, ['Monthly quota used up: no lookups until the reset. Cached data stays visible.', ...lines].join('\n'), 'error', 'wpBench.showAccount', `WP Bench quota used up, ${resetText}; no lookups until then`);
+    return item(`$(error) ${l10n.t('{0} — quota used up', q ? formatQuota(q.used, q.limit) : 'WP Bench')}`, [l10n.t('Monthly quota used up: no lookups until the reset. Cached data stays visible.'), ...lines].join('\n'), 'error', 'wpBench.showAccount', l10n.t('WP Bench quota used up, {0}; no lookups until then', resetText));
   }
-  if (!q) return item('$(dashboard) WP Bench', lines.join('\n'), 'ok', 'wpBench.showAccount', `WP Bench quota: ${used}`);
+  if (!q) return item('$(dashboard) WP Bench', lines.join('\n'), 'ok', 'wpBench.showAccount', l10n.t('WP Bench quota: {0}', used));
   const ratio = q.limit && q.used !== null ? q.used / q.limit : 0;
   const level = q.remaining === 0 ? 'error' : ratio >= 0.9 ? 'warning' : 'ok';
-  return item(`$(dashboard) ${formatQuota(q.used, q.limit)}`, lines.join('\n'), level, 'wpBench.showAccount', `WP Bench quota: ${used}, ${resetText}`);
+  return item(`$(dashboard) ${formatQuota(q.used, q.limit)}`, lines.join('\n'), level, 'wpBench.showAccount', l10n.t('WP Bench quota: {0}, {1}', used, resetText));
 }
