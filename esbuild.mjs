@@ -1,4 +1,4 @@
-// Bundles the extension, the CLI and the emulator. Flags: --watch, --production (minified).
+// Bundles the extension, the webview chart, the CLI and the emulator. Flags: --watch, --production (minified).
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -42,6 +42,15 @@ const builds = [
     entryPoints: { emulator: 'src/emulator/main.ts' },
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The site report's and the comparison's chart, with Chart.js, for the webview (a browser, no Node).
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: { 'webview/chart': 'src/webview/chart.ts' },
+    outdir: 'dist',
   },
 ];
 

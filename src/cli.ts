@@ -14,6 +14,7 @@ import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type 
 import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
 import { diffJudgements, type ComponentDiff } from './core/report/diff';
 import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
+import { toHtml } from './core/report/html';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { QuotaGuard } from './core/session/quotaGuard';
 import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
@@ -55,7 +56,7 @@ Check options (flags override .wp-bench.json, which overrides the defaults):
   --budget-ttfb-ms N      budget of the site total's added TTFB in that context
   --budget-memory-mb N    budget of the site total's added memory (MB)
   --budget-queries N      budget of the site total's added database queries
-  --format FORMAT         table (default), json, markdown or sarif
+  --format FORMAT         table (default), json, markdown, sarif or html (a self-contained page for clients)
   --output FILE           write the report to FILE instead of stdout
   --max-requests N        send at most N lookups (default 200); the rest is reported as not looked up
   --timeout-s N           time limit of the whole run (default 120): no request starts after it, and sending
@@ -311,7 +312,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const format = (parsed.flags.get('--format') ?? 'table') as ReportFormat;
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}`);
   const diffRef = parsed.flags.get('--diff') as string | undefined;
-  if (diffRef !== undefined && format === 'sarif') throw new UsageError('--diff cannot be combined with --format sarif (run check twice)');
+  if (diffRef !== undefined && (format === 'sarif' || format === 'html')) throw new UsageError(`--diff cannot be combined with --format ${format} (run check twice)`);
   const offline = parsed.flags.has('--offline');
   if (offline && parsed.flags.has('--no-cache')) throw new UsageError('--offline and --no-cache exclude each other');
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
@@ -399,6 +400,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     let text: string;
     if (format === 'json') text = toJson(judgement, { diff });
     else if (format === 'markdown') text = toMarkdown(judgement, { diff });
+    else if (format === 'html') text = toHtml(judgement, { subject: path.basename(dir) });
     else if (format === 'sarif') {
       const prefix = (await repoPrefix(dir)) ?? (path.relative(io.cwd, dir).startsWith('..') ? '' : path.relative(io.cwd, dir));
       text = toSarif(judgement, { uriPrefix: prefix.split(path.sep).join('/'), toolVersion: VERSION });

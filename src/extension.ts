@@ -17,6 +17,8 @@ import { createLog } from './vscode/log';
 import { LookupPanel } from './vscode/lookupPanel';
 import { QuotaStatusBar } from './vscode/statusBar';
 import { ComponentsTree } from './vscode/tree';
+import { GlancePanel, type GlanceKind } from './vscode/glancePanel';
+import { InlineGrades } from './vscode/inline';
 
 /** Loads undici (its own bundle, dist/http.js) on the first request only. */
 const lazyTransport: TransportFactory = (options) => {
@@ -36,10 +38,12 @@ export interface WpBenchApi {
   tree: ComponentsTree;
   statusBar: QuotaStatusBar;
   diagnostics: BenchDiagnostics;
+  inline: InlineGrades;
   activationMs: number;
   /** Resolves when the first scan (and its lookups) has finished. */
   ready: Promise<void>;
   lookupPanel: () => LookupPanel | undefined;
+  glancePanel: (kind: GlanceKind) => GlancePanel | undefined;
   /** The next question (ask or confirm) is answered with this instead of being shown. */
   answerNext: (choice: string | undefined) => void;
 }
@@ -65,7 +69,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const index: EntryIndex = new LocationIndex();
   const diagnostics = new BenchDiagnostics(bench, index);
   const tree = new ComponentsTree(bench);
-  const view = vscode.window.createTreeView('wpBench.components', { treeDataProvider: tree, showCollapseAll: true });
+  const view = vscode.window.createTreeView('wpBench.components', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
+  const inline = new InlineGrades(bench, index);
   const statusBar = new QuotaStatusBar(bench, () => view.visible);
 
   context.subscriptions.push(
@@ -75,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnostics,
     statusBar,
     view,
+    inline,
     vscode.languages.registerHoverProvider(DOCUMENT_SELECTOR, new BenchHoverProvider(bench, index)),
     vscode.languages.registerCodeActionsProvider(DOCUMENT_SELECTOR, new BenchQuickFixes(bench, index), {
       providedCodeActionKinds: BenchQuickFixes.kinds,
@@ -92,6 +98,8 @@ export function activate(context: vscode.ExtensionContext): void {
       diagnostics.update();
       tree.refresh();
       statusBar.update();
+      inline.update();
+      if (GlancePanel.get('wpBench.siteReport')) debounce('siteReport', 300, () => void vscode.commands.executeCommand('wpBench.showSiteReport', { refresh: true }));
       view.message = bench.state === 'scanning' ? vscode.l10n.t('Scanning…') : bench.state === 'looking-up' ? vscode.l10n.t('Looking up…') : undefined;
     }),
     bench.onDidChangeQuota(() => statusBar.update()),
@@ -158,7 +166,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, activationMs, ready, lookupPanel: () => LookupPanel.active, answerNext: (choice) => void answers.push(choice) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

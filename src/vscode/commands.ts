@@ -5,6 +5,11 @@ import { ApiError } from '../core/api/errors';
 import { safeLink } from '../core/api/record';
 import { formatQuota, isoTime, uiPlainText } from '../core/format';
 import { toJson, toMarkdown } from '../core/report/formats';
+import { toHtml } from '../core/report/html';
+import { compareTable } from '../core/glance';
+import { compareView, siteReportView } from '../core/glanceView';
+import { GlancePanel } from './glancePanel';
+import { readInlineSettings } from './inline';
 import { isValidSlug, type ComponentKind } from '../core/model';
 import { withIgnored } from '../core/session/session';
 import type { Bench, ComponentEntry } from './bench';
@@ -201,11 +206,12 @@ export function registerCommands(
   register('wpBench.exportReport', async (arg) => {
     const opts = (typeof arg === 'object' && arg !== null ? arg : {}) as { format?: string; path?: string };
     let format = opts.format;
-    if (format !== 'markdown' && format !== 'json') {
+    if (format !== 'markdown' && format !== 'json' && format !== 'html') {
       const pick = await vscode.window.showQuickPick(
         [
           { label: 'Markdown', description: vscode.l10n.t('a table worst first with the site total, for a pull request or a client'), format: 'markdown' },
           { label: 'JSON', description: vscode.l10n.t('the same data as `wp-bench check --format json`'), format: 'json' },
+          { label: 'HTML', description: vscode.l10n.t('one self-contained page for a client, with the chart; prints on A4 and Letter'), format: 'html' },
         ],
         { title: vscode.l10n.t('WP Bench: Export Report') },
       );
@@ -213,17 +219,116 @@ export function registerCommands(
       format = pick.format;
     }
     const judgement = bench.judgement();
-    const text = format === 'json' ? toJson(judgement) : toMarkdown(judgement);
+    const folderName = vscode.workspace.workspaceFolders?.[0]?.name;
+    const text = format === 'json' ? toJson(judgement) : format === 'html' ? toHtml(judgement, { subject: folderName }) : toMarkdown(judgement);
+    const ext = format === 'json' ? 'json' : format === 'html' ? 'html' : 'md';
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     let target = opts.path ? vscode.Uri.file(opts.path) : undefined;
     if (!target) {
-      const suggested = folder ? vscode.Uri.joinPath(folder, `wp-bench-report.${format === 'json' ? 'json' : 'md'}`) : undefined;
-      target = await vscode.window.showSaveDialog({ defaultUri: suggested, title: vscode.l10n.t('WP Bench: Export Report'), filters: format === 'json' ? { JSON: ['json'] } : { Markdown: ['md'] } });
+      const suggested = folder ? vscode.Uri.joinPath(folder, `wp-bench-report.${ext}`) : undefined;
+      target = await vscode.window.showSaveDialog({ defaultUri: suggested, title: vscode.l10n.t('WP Bench: Export Report'), filters: format === 'json' ? { JSON: ['json'] } : format === 'html' ? { HTML: ['html'] } : { Markdown: ['md'] } });
       if (!target) return undefined;
     }
     await vscode.workspace.fs.writeFile(target, Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'));
-    if (!opts.path) await vscode.window.showTextDocument(target, { preview: true });
+    if (!opts.path && format !== 'html') await vscode.window.showTextDocument(target, { preview: true });
+    if (!opts.path && format === 'html') void info(vscode.l10n.t('WP Bench: report written to {0}.', target.fsPath));
     return target.fsPath;
+  });
+
+  /** Opens the first line that declares a component (a bar or a row of the site report or the comparison). */
+  const openComponent = async (kind: string, slug: string) => {
+    const location = bench.components.find((e) => e.kind === kind && e.slug === slug)?.locations[0];
+    if (!location) return undefined;
+    const position = new vscode.Position(location.line - 1, location.column - 1);
+    await vscode.window.showTextDocument(vscode.Uri.file(location.file), { selection: new vscode.Range(position, position.translate(0, location.length)), preview: true, viewColumn: vscode.ViewColumn.One });
+    return location.file;
+  };
+
+  register('wpBench.showSiteReport', async () => {
+    GlancePanel.show(context.extensionUri, 'wpBench.siteReport', vscode.l10n.t('WP Bench: Site Report'), siteReportView(bench.judgement()), (kind, slug) => void openComponent(kind, slug));
+    return true;
+  });
+
+  register('wpBench.toggleInline', async () => {
+    const enabled = !readInlineSettings().enabled;
+    await vscode.workspace.getConfiguration('wpBench').update('inline.enabled', enabled, vscode.ConfigurationTarget.Global);
+    return enabled;
+  });
+
+  /** 2 to 5 slugs side by side; one request per uncached slug, and more than 3 of those asks first. */
+  const compare = async (kind: ComponentKind, given?: string[]) => {
+    let slugs = given;
+    if (!slugs) {
+      slugs = await pickSlugs(kind);
+      if (!slugs) return undefined;
+    }
+    slugs = [...new Set(slugs.map((s) => s.trim()).filter(Boolean))];
+    if (slugs.length < 2 || slugs.length > 5) {
+      void warn(vscode.l10n.t('WP Bench: pick 2 to 5 to compare ({0} given).', slugs.length));
+      return undefined;
+    }
+    const invalid = slugs.find((s) => !isValidSlug(s));
+    if (invalid) throw new ApiError('invalid-slug', vscode.l10n.t('"{0}" is not a valid slug. Nothing was sent.', invalid.slice(0, 60)));
+    const uncached = await bench.uncached(kind, slugs);
+    if (uncached.length > 3) {
+      const go = vscode.l10n.t('Look Up {0}', uncached.length);
+      const choice = await ui.confirm(vscode.l10n.t('{0} of these are not cached: comparing them sends {0} requests, each counted against your monthly quota ({1}).', uncached.length, uncached.join(', ')), go);
+      if (choice !== go) return undefined;
+    }
+    const outcomes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('WP Bench: comparing {0}', slugs.join(', ')) }, () =>
+      Promise.all(slugs.map(async (slug) => ({ kind, slug, outcome: uncached.includes(slug) ? await bench.lookupOne(kind, slug) : await bench.cachedOutcome(kind, slug) }))),
+    );
+    const { columns, rows } = compareTable(outcomes);
+    GlancePanel.show(context.extensionUri, 'wpBench.compare', vscode.l10n.t('WP Bench: Compare'), compareView(columns, rows, bench.judgement().config.context), (k, s) => void openComponent(k, s));
+    return columns.map((c) => ({ slug: c.slug, state: c.state }));
+  };
+
+  /** The workspace's plugins (or themes) to tick, plus any slug typed into the box. */
+  const pickSlugs = async (kind: ComponentKind): Promise<string[] | undefined> => {
+    const known = bench.components.filter((e) => e.kind === kind && e.lookup === 'yes');
+    type Item = vscode.QuickPickItem & { slug: string };
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.canSelectMany = true;
+    qp.title = kind === 'plugin' ? vscode.l10n.t('WP Bench: Compare Plugins') : vscode.l10n.t('WP Bench: Compare Themes');
+    qp.placeholder = vscode.l10n.t('Tick 2 to 5, or type a wordpress.org slug and press Space to add it');
+    const base: Item[] = known.map((e) => ({ label: e.name ?? e.slug, description: e.slug, slug: e.slug }));
+    const typed: Item[] = [];
+    qp.items = base;
+    const add = (value: string) => {
+      const slug = value.trim();
+      if (!isValidSlug(slug) || [...base, ...typed].some((i) => i.slug === slug)) return;
+      const item: Item = { label: slug, description: vscode.l10n.t('typed'), slug };
+      typed.push(item);
+      const selected = qp.selectedItems;
+      qp.items = [...typed, ...base];
+      qp.selectedItems = [...selected, item];
+      qp.value = '';
+    };
+    qp.onDidChangeValue((v) => {
+      if (v.endsWith(' ')) add(v);
+    });
+    return new Promise((resolve) => {
+      qp.onDidAccept(() => {
+        if (qp.value.trim()) add(qp.value);
+        resolve(qp.selectedItems.map((i) => i.slug));
+        qp.hide();
+      });
+      qp.onDidHide(() => {
+        resolve(undefined);
+        qp.dispose();
+      });
+      qp.show();
+    });
+  };
+
+  register('wpBench.comparePlugins', async (arg) => compare('plugin', Array.isArray(arg) ? arg.filter((s): s is string => typeof s === 'string') : undefined));
+  register('wpBench.compareThemes', async (arg) => compare('theme', Array.isArray(arg) ? arg.filter((s): s is string => typeof s === 'string') : undefined));
+  // From the tree's multi-selection: (clicked node, all selected nodes), compared by the clicked one's kind.
+  register('wpBench.compareSelected', async (clicked, selected) => {
+    const nodes = (Array.isArray(selected) && selected.length ? selected : [clicked]) as Node[];
+    const entries = nodes.flatMap((n) => (n && 'entry' in n && n.type === 'component' ? [n.entry] : []));
+    const kind = entries[0]?.kind ?? 'plugin';
+    return compare(kind, entries.filter((e) => e.kind === kind).map((e) => e.slug));
   });
 
   register('wpBench.openDeclaration', async (arg) => {

@@ -1,9 +1,9 @@
 // The lookup webview: the hover's facts, rendered from escaped HTML, under a strict CSP with a script nonce.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LookupOutcome } from '../core/lookupService';
 import type { ComponentKind } from '../core/model';
 import { escapeHtml, lookupHtml } from '../core/present';
+import { webviewPage } from './webviewPage';
 
 export class LookupPanel {
   private static current: LookupPanel | undefined;
@@ -46,27 +46,9 @@ export class LookupPanel {
     const result = outcome.result;
     this.profileUrl = result && result.state !== 'not-in-dataset' ? result.record.profileUrl : null;
     const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const css = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'lookup.css'));
-    const js = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'lookup.js'));
     this.panel.title = `WP Bench: ${slug}`;
-    this.html = `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css}">
-<title>WP Bench: ${escapeHtml(slug)}</title>
-</head>
-<body>
-<main>
-${lookupHtml(kind, slug, outcome)}
-<p class="note">${escapeHtml(vscode.l10n.t('Measured against a clean WordPress baseline. Data: WP Bench API.'))}</p>
-</main>
-<script nonce="${nonce}" src="${js}"></script>
-</body>
-</html>`;
+    const body = `${lookupHtml(kind, slug, outcome)}\n<p class="note">${escapeHtml(vscode.l10n.t('Measured against a clean WordPress baseline. Data: WP Bench API.'))}</p>`;
+    this.html = webviewPage(webview, this.extensionUri, { title: this.panel.title, css: 'lookup.css', script: ['media', 'lookup.js'], body });
     webview.html = this.html;
   }
 

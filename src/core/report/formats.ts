@@ -6,7 +6,7 @@ import { escapeMarkdown, markdownLinkTarget, SYNTHETIC_NOTE, type ContextTotal }
 import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement } from './judge';
 
-export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif'] as const;
+export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Version of the JSON shape; bumped only on an incompatible change. */
@@ -17,7 +17,7 @@ export interface RenderOptions {
   now?: number;
 }
 
-function statusText(v: ComponentVerdict): string {
+export function statusText(v: ComponentVerdict): string {
   switch (v.state) {
     case 'benchmarked':
       return v.failed ? 'FAIL' : 'ok';
@@ -30,22 +30,22 @@ function statusText(v: ComponentVerdict): string {
   }
 }
 
-function contextCells(v: ComponentVerdict, ctx: ContextName): { ttfb: string; memory: string; queries: string } {
+export function contextCells(v: ComponentVerdict, ctx: ContextName): { ttfb: string; memory: string; queries: string } {
   if (v.state !== 'benchmarked' || !v.contexts) return { ttfb: '–', memory: '–', queries: '–' };
   return formatContext(v.contexts[ctx]);
 }
 
-function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
+export function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
   return { ttfb: `+${formatMs(t.ttfbDeltaMs)}`, memory: `+${formatMemoryKb(t.memoryDeltaKb)}`, queries: `+${formatCount(t.queriesDelta)}` };
 }
 
-function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {
+export function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {
   const t = j.total.contexts[ctx];
   const parts = [t.notMeasured ? `${t.notMeasured} not measured on the ${CONTEXT_LABEL[ctx]}` : null, j.total.unknown ? `${j.total.unknown} without a benchmark` : null].filter(Boolean);
   return parts.length ? `${parts.join(', ')}: not counted (never as zero)` : null;
 }
 
-function verdictLine(j: Judgement): string {
+export function verdictLine(j: Judgement): string {
   const notJudged = j.counts.unknown ? ` ${j.counts.unknown} component${j.counts.unknown === 1 ? ' was' : 's were'} not looked up and not judged.` : '';
   if (!j.failed) return `PASSED: no component graded worse than ${j.config.failOn ?? '(no minimum)'}${j.budgets.length ? ', every budget kept' : ''}.${notJudged}`;
   const parts = [

@@ -652,6 +652,21 @@ export class WorkspaceSession extends DisposableStore {
     });
   }
 
+  /** What the cache holds for a slug, never a request (the comparison counts what it would cost first). */
+  async cachedOutcome(kind: ComponentKind, slug: string): Promise<LookupOutcome> {
+    return this.lookups.get(kind, slug, { network: false });
+  }
+
+  /** Slugs (of one kind) without a fresh cached answer: each would cost one request. */
+  async uncached(kind: ComponentKind, slugs: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const slug of slugs) {
+      const o = await this.cachedOutcome(kind, slug);
+      if (!o.result || o.stale) out.push(slug);
+    }
+    return out;
+  }
+
   /** Looks up one slug on demand (palette lookup, tree refresh): the user asked, so a recent failure is retried. */
   async lookupOne(kind: ComponentKind, slug: string, force = false): Promise<LookupOutcome> {
     if (!this.client) throw this.clientError ?? missingUrl();

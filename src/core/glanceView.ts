@@ -1,0 +1,94 @@
+// The bodies of the site report and comparison webviews (escaped HTML) and the data their chart script draws.
+// The glue wraps them in a page with a CSP nonce; nothing from the API reaches the page unescaped.
+import { allCharts, CHART_METRICS, compareChart, type ChartData, type ChartMetric, type CompareColumn, type CompareRow } from './glance';
+import { l10n } from './l10n';
+import { CONTEXT_NAMES, type ContextName } from './model';
+import { contextLabel, escapeHtml, siteTotalLine, syntheticNote } from './present';
+import type { Judgement } from './report/judge';
+
+export interface GlanceViewData {
+  mode: 'site' | 'compare';
+  context: ContextName;
+  metric: ChartMetric;
+  charts: Record<ContextName, Record<ChartMetric, ChartData>>;
+  labels: Record<string, unknown>;
+}
+
+function labels(): GlanceViewData['labels'] {
+  return {
+    contexts: Object.fromEntries(CONTEXT_NAMES.map((c) => [c, contextLabel(c)])),
+    metrics: { ttfb: 'TTFB', memory: l10n.t('Memory'), queries: l10n.t('Queries') },
+    notMeasured: l10n.t('Not measured in this context'),
+    unknown: l10n.t('Without a benchmark'),
+    budget: l10n.t('Budget'),
+    open: l10n.t('Open'),
+    nothing: l10n.t('Nothing measured in this context.'),
+    component: l10n.t('Plugin or theme'),
+    value: l10n.t('Extra cost'),
+    share: l10n.t('Share'),
+  };
+}
+
+/** JSON for a <script type="application/json"> element: "<" escaped so the text can never close the element. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function switches(): string {
+  const ctx = CONTEXT_NAMES.map((c) => `<button type="button" data-context="${c}" aria-pressed="false">${escapeHtml(contextLabel(c))}</button>`).join('');
+  const metrics: Record<ChartMetric, string> = { ttfb: 'TTFB', memory: l10n.t('Memory'), queries: l10n.t('Queries') };
+  const met = CHART_METRICS.map((m) => `<button type="button" data-metric="${m}" aria-pressed="false">${escapeHtml(metrics[m])}</button>`).join('');
+  return `<div class="switches"><div role="group" aria-label="${escapeHtml(l10n.t('Context'))}">${ctx}</div><div role="group" aria-label="${escapeHtml(l10n.t('Measure'))}">${met}</div></div>`;
+}
+
+function chartBlock(): string {
+  const l = labels();
+  return [
+    switches(),
+    '<section class="chart-area"><div class="chart-main">',
+    '<h2 id="wpb-chart-title"></h2>',
+    '<div class="chart-wrap"><canvas id="wpb-chart" role="img"></canvas></div>',
+    `<p id="wpb-empty" class="note" hidden>${escapeHtml(String(l.nothing))}</p>`,
+    `<details class="values"><summary>${escapeHtml(l10n.t('Values as a table'))}</summary><table id="wpb-values"><thead><tr><th scope="col">${escapeHtml(String(l.component))}</th><th scope="col">${escapeHtml(String(l.value))}</th><th scope="col">${escapeHtml(String(l.share))}</th><th scope="col"><span class="sr-only">${escapeHtml(String(l.open))}</span></th></tr></thead><tbody></tbody></table></details>`,
+    '</div><aside id="wpb-side" aria-live="polite"></aside></section>',
+  ].join('\n');
+}
+
+/** The site report: the total per context, then the chart with its switches and the lists beside it. */
+export function siteReportView(j: Judgement): { body: string; data: GlanceViewData } {
+  const parts: string[] = [];
+  parts.push(`<header><h1>${escapeHtml(l10n.t('Site report'))}</h1><p class="sub">${escapeHtml(l10n.t('{0} plugins and themes, {1} benchmarked', j.counts.components, j.counts.benchmarked))}</p></header>`);
+  if (j.synthetic) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticNote())}</p>`);
+  parts.push(`<table class="totals"><caption>${escapeHtml(l10n.t('Site total: the measured extra cost of every plugin and theme, per context'))}</caption><tbody>`);
+  for (const c of CONTEXT_NAMES) parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(siteTotalLine(j.total.contexts[c]))}</td></tr>`);
+  parts.push('</tbody></table>');
+  parts.push(chartBlock());
+  return { body: parts.join('\n'), data: { mode: 'site', context: j.config.context, metric: 'ttfb', charts: allCharts(j), labels: labels() } };
+}
+
+/** The comparison: the side-by-side table (best of each row marked, not by colour alone), then the same chart. */
+export function compareView(columns: CompareColumn[], rows: CompareRow[], context: ContextName): { body: string; data: GlanceViewData } {
+  const parts: string[] = [];
+  parts.push(`<header><h1>${escapeHtml(l10n.t('Comparison'))}</h1><p class="sub">${escapeHtml(columns.map((c) => c.name).join(' · '))}</p></header>`);
+  if (columns.some((c) => c.record?.synthetic)) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticNote())}</p>`);
+  const best = escapeHtml(l10n.t('best'));
+  parts.push(`<table class="compare"><caption>${escapeHtml(l10n.t('Side by side; ★ marks the best value of each row'))}</caption><thead><tr><th scope="col"></th>`);
+  for (const c of columns) parts.push(`<th scope="col">${escapeHtml(c.name)}<br><code>${escapeHtml(c.slug)}</code>${c.stale ? ` <span class="stale">${escapeHtml(l10n.t('(stale)'))}</span>` : ''}</th>`);
+  parts.push('</tr></thead><tbody>');
+  for (const r of rows) {
+    parts.push(`<tr><th scope="row">${escapeHtml(r.label)}</th>`);
+    r.cells.forEach((cell, i) => {
+      const isBest = r.best.includes(i);
+      parts.push(isBest ? `<td class="best"><span aria-hidden="true">★ </span>${escapeHtml(cell)}<span class="sr-only"> (${best})</span></td>` : `<td>${escapeHtml(cell)}</td>`);
+    });
+    parts.push('</tr>');
+  }
+  parts.push('</tbody></table>');
+  parts.push(chartBlock());
+  const charts = {} as Record<ContextName, Record<ChartMetric, ChartData>>;
+  for (const c of CONTEXT_NAMES) {
+    charts[c] = {} as Record<ChartMetric, ChartData>;
+    for (const m of CHART_METRICS) charts[c][m] = compareChart(columns, c, m);
+  }
+  return { body: parts.join('\n'), data: { mode: 'compare', context, metric: 'ttfb', charts, labels: labels() } };
+}

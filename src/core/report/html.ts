@@ -1,0 +1,146 @@
+// The report for clients: one self-contained HTML file (inline CSS and SVG, no script, no external request — its
+// Content-Security-Policy forbids any), printable on A4 and Letter. Every string from the API or a file is escaped.
+import { chartData, type ChartData } from '../glance';
+import { formatMs } from '../format';
+import { CONTEXT_NAMES } from '../model';
+import { escapeHtml, markdownLinkTarget, SYNTHETIC_NOTE } from '../present';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, type ComponentVerdict, type Judgement } from './judge';
+import { contextCells, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
+
+const CSS = `
+:root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bar: #2f6fbd; --over: #c62828; --ok: #1a7f37; --warn-bg: #fff4d6; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); margin: 0 auto; padding: 24px; max-width: 180mm; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 16px; margin: 24px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+.meta, .note { color: var(--muted); }
+.synthetic { background: var(--warn-bg); border: 2px solid #b58100; padding: 8px 12px; font-weight: 600; margin: 12px 0; }
+.verdict { font-weight: 600; }
+.verdict.failed { color: var(--over); }
+.verdict.passed { color: var(--ok); }
+table { border-collapse: collapse; width: 100%; margin: 4px 0 8px; }
+th, td { text-align: right; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th:first-child, td:first-child, td.name, th.name { text-align: left; }
+thead th { color: var(--muted); font-weight: 600; }
+td.grade { font-weight: 700; text-align: left; }
+tr.fail td { color: var(--over); }
+.over { color: var(--over); font-weight: 600; }
+.within { color: var(--ok); }
+svg { display: block; width: 100%; height: auto; }
+svg text { font: 12px -apple-system, "Segoe UI", Roboto, Arial, sans-serif; fill: var(--fg); }
+svg .bar { fill: var(--bar); }
+svg .budget { stroke: var(--over); stroke-width: 2; stroke-dasharray: 5 3; }
+svg .axis { stroke: var(--line); }
+ul.unknown { columns: 2; padding-left: 18px; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+@page { margin: 14mm; }
+@media print {
+  body { padding: 0; max-width: none; font-size: 11pt; }
+  h2 { break-after: avoid; }
+  tr, figure, .synthetic { break-inside: avoid; }
+  a { color: inherit; text-decoration: none; }
+}
+`;
+
+/** A horizontal bar chart as inline SVG: one <rect class="bar"> per measured component, the budget as a line. */
+export function chartSvg(chart: ChartData): string {
+  const width = 640;
+  const label = 220;
+  const valueCol = 80;
+  const row = 22;
+  const top = 8;
+  const plot = width - label - valueCol;
+  const max = Math.max(chart.budget ?? 0, ...chart.bars.map((b) => b.value), 0) || 1;
+  const x = (v: number) => label + (Math.max(0, v) / max) * plot;
+  const height = top + chart.bars.length * row + 26;
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(chart.title)}">`);
+  parts.push(`<title>${escapeHtml(chart.title)}</title>`);
+  chart.bars.forEach((b, i) => {
+    const y = top + i * row;
+    const w = Math.max(1, x(b.value) - label);
+    const name = plainText(b.name, 30);
+    parts.push(
+      `<g><text x="${label - 8}" y="${y + 15}" text-anchor="end">${escapeHtml(name)}</text>` +
+        `<rect class="bar" x="${label}" y="${y + 3}" width="${w.toFixed(1)}" height="${row - 7}"><title>${escapeHtml(`${b.name} (${b.slug}): +${b.display}`)}</title></rect>` +
+        `<text x="${(label + w + 6).toFixed(1)}" y="${y + 15}">+${escapeHtml(b.display)}</text></g>`,
+    );
+  });
+  const axisY = top + chart.bars.length * row + 2;
+  parts.push(`<line class="axis" x1="${label}" y1="${top}" x2="${label}" y2="${axisY}"/>`);
+  if (chart.budget !== null) {
+    const bx = x(chart.budget).toFixed(1);
+    parts.push(`<line class="budget" x1="${bx}" y1="${top - 4}" x2="${bx}" y2="${axisY}"/>`);
+    parts.push(`<text x="${bx}" y="${axisY + 16}" text-anchor="middle">budget ${escapeHtml(chart.budgetDisplay ?? '')}</text>`);
+  }
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function componentCell(v: ComponentVerdict): string {
+  const link = markdownLinkTarget(v.profileUrl);
+  const name = escapeHtml(plainText(v.name ?? v.slug, 60));
+  return `${link ? `<a href="${escapeHtml(link)}">${name}</a>` : name} <code>${escapeHtml(v.slug)}</code>`;
+}
+
+export interface HtmlOptions extends RenderOptions {
+  /** Shown under the title: the repository or site the report is about. */
+  subject?: string;
+}
+
+export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
+  const ctx = j.config.context;
+  const now = new Date(opts.now ?? Date.now());
+  const chart = chartData(j, ctx, 'ttfb');
+  const out: string[] = [];
+  out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">');
+  // No script, no external request: the policy forbids both (inline styles and data: images only).
+  out.push(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
+  out.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  out.push(`<title>WP Bench report${opts.subject ? ` — ${escapeHtml(plainText(opts.subject, 80))}` : ''}</title>`, `<style>${CSS}</style>`, '</head>', '<body>');
+  out.push(`<header><h1>WP Bench performance report</h1><p class="meta">${opts.subject ? `${escapeHtml(plainText(opts.subject, 80))} · ` : ''}${escapeHtml(now.toISOString().slice(0, 10))} · ${j.counts.components} plugins and themes, ${j.counts.benchmarked} benchmarked</p></header>`);
+  if (j.synthetic) out.push(`<p class="synthetic" role="note">Synthetic data: these numbers come from the WP Bench emulator (${escapeHtml(SYNTHETIC_NOTE)}).</p>`);
+  out.push(`<p class="verdict ${j.failed ? 'failed' : 'passed'}">${escapeHtml(verdictLine(j))}</p>`);
+
+  out.push('<h2>Site total</h2>', '<table class="totals"><thead><tr><th scope="col">Context</th><th scope="col">TTFB</th><th scope="col">Memory</th><th scope="col">Queries</th><th scope="col">Not counted</th></tr></thead><tbody>');
+  for (const c of CONTEXT_NAMES) {
+    const t = j.total.contexts[c];
+    const x = totalCells(t);
+    out.push(`<tr><th scope="row">${CONTEXT_LABEL[c]}</th><td>${x.ttfb}</td><td>${x.memory}</td><td>${x.queries}</td><td>${t.notMeasured + j.total.unknown}</td></tr>`);
+  }
+  out.push('</tbody></table>', '<p class="note">The sum of the measured extra cost of each plugin and theme over a clean WordPress. Components without a benchmark and unmeasured contexts are listed below, never counted as zero.</p>');
+
+  out.push(`<h2>${escapeHtml(`Extra time to first byte on the ${CONTEXT_LABEL[ctx]}, per component`)}</h2>`);
+  out.push(chart.bars.length ? `<figure>${chartSvg(chart)}<figcaption class="note">Largest first; total +${escapeHtml(chart.totalDisplay)}${chart.budget !== null ? `, budget ${escapeHtml(chart.budgetDisplay ?? '')} (${chart.overBudget ? 'exceeded' : 'kept'})` : ''}.</figcaption></figure>` : '<p class="note">Nothing measured in this context.</p>');
+
+  if (j.budgets.length) {
+    out.push('<h2>Budgets</h2>', '<table><thead><tr><th scope="col">Budget</th><th scope="col">Site total</th><th scope="col">Limit</th><th scope="col">Result</th></tr></thead><tbody>');
+    for (const b of j.budgets) {
+      out.push(`<tr><th scope="row">${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]}</th><td>${escapeHtml(budgetUnit(b.metric, b.actual))}</td><td>${escapeHtml(budgetUnit(b.metric, b.limit))}</td><td class="${b.exceeded ? 'over' : 'within'}">${b.exceeded ? 'over budget' : 'within budget'}</td></tr>`);
+    }
+    out.push('</tbody></table>');
+  }
+
+  out.push('<h2>Plugins and themes, worst first</h2>');
+  if (j.components.length) {
+    out.push(`<table class="components"><thead><tr><th scope="col">Grade</th><th scope="col" class="name">Plugin or theme</th><th scope="col">Kind</th><th scope="col">TTFB (${CONTEXT_LABEL[ctx]})</th><th scope="col">Memory</th><th scope="col">Queries</th><th scope="col">Status</th></tr></thead><tbody>`);
+    for (const v of j.components) {
+      const c = contextCells(v, ctx);
+      const grade = v.state === 'benchmarked' ? `${escapeHtml(v.grade ?? '?')}${v.score !== null ? ` <span class="note">(${escapeHtml(String(v.score))})</span>` : ''}` : '–';
+      out.push(`<tr${v.failed ? ' class="fail"' : ''}><td class="grade">${grade}</td><td class="name">${componentCell(v)}</td><td>${v.kind}</td><td>${escapeHtml(c.ttfb)}</td><td>${escapeHtml(c.memory)}</td><td>${escapeHtml(c.queries)}</td><td>${escapeHtml(`${v.failed ? 'FAIL' : statusText(v)}${v.stale ? ' (stale)' : ''}`)}</td></tr>`);
+    }
+    out.push('</tbody></table>');
+  } else {
+    out.push('<p>No plugins or themes were found.</p>');
+  }
+
+  if (chart.notMeasured.length || chart.unknown.length) {
+    out.push('<h2>Not measured</h2>', `<p class="note">Not counted in the totals above (never as zero).</p><ul class="unknown">`);
+    for (const i of chart.notMeasured) out.push(`<li>${escapeHtml(plainText(i.name, 60))} <code>${escapeHtml(i.slug)}</code>: benchmarked, not measured on the ${CONTEXT_LABEL[ctx]}</li>`);
+    for (const i of chart.unknown) out.push(`<li>${escapeHtml(plainText(i.name, 60))} <code>${escapeHtml(i.slug)}</code>: ${escapeHtml(i.why)}</li>`);
+    out.push('</ul>');
+  }
+  out.push(`<footer><p class="note">WP Bench measures each plugin and theme against a clean WordPress baseline. Generated ${escapeHtml(now.toISOString().replace('T', ' ').slice(0, 16))} UTC; homepage TTFB total +${escapeHtml(formatMs(j.total.contexts.homepage.ttfbDeltaMs))}.</p></footer>`);
+  out.push('</body>', '</html>', '');
+  return out.join('\n');
+}
