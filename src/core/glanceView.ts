@@ -3,7 +3,7 @@
 import { allCharts, CHART_METRICS, compareChart, type ChartData, type ChartMetric, type CompareColumn, type CompareRow } from './glance';
 import { l10n } from './l10n';
 import { CONTEXT_NAMES, type ContextName } from './model';
-import { contextLabel, escapeHtml, siteTotalLine, syntheticNote } from './present';
+import { contextLabel, escapeHtml, siteTotalLine } from './present';
 import type { Judgement } from './report/judge';
 
 export interface GlanceViewData {
@@ -34,6 +34,10 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+function syntheticBanner(): string {
+  return l10n.t('Synthetic data: these numbers come from the WP Bench emulator, not from real measurements.');
+}
+
 function switches(): string {
   const ctx = CONTEXT_NAMES.map((c) => `<button type="button" data-context="${c}" aria-pressed="false">${escapeHtml(contextLabel(c))}</button>`).join('');
   const metrics: Record<ChartMetric, string> = { ttfb: 'TTFB', memory: l10n.t('Memory'), queries: l10n.t('Queries') };
@@ -58,7 +62,7 @@ function chartBlock(): string {
 export function siteReportView(j: Judgement): { body: string; data: GlanceViewData } {
   const parts: string[] = [];
   parts.push(`<header><h1>${escapeHtml(l10n.t('Site report'))}</h1><p class="sub">${escapeHtml(l10n.t('{0} plugins and themes, {1} benchmarked', j.counts.components, j.counts.benchmarked))}</p></header>`);
-  if (j.synthetic) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticNote())}</p>`);
+  if (j.synthetic) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticBanner())}</p>`);
   parts.push(`<table class="totals"><caption>${escapeHtml(l10n.t('Site total: the measured extra cost of every plugin and theme, per context'))}</caption><tbody>`);
   for (const c of CONTEXT_NAMES) parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(siteTotalLine(j.total.contexts[c]))}</td></tr>`);
   parts.push('</tbody></table>');
@@ -70,7 +74,7 @@ export function siteReportView(j: Judgement): { body: string; data: GlanceViewDa
 export function compareView(columns: CompareColumn[], rows: CompareRow[], context: ContextName): { body: string; data: GlanceViewData } {
   const parts: string[] = [];
   parts.push(`<header><h1>${escapeHtml(l10n.t('Comparison'))}</h1><p class="sub">${escapeHtml(columns.map((c) => c.name).join(' · '))}</p></header>`);
-  if (columns.some((c) => c.record?.synthetic)) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticNote())}</p>`);
+  if (columns.some((c) => c.record?.synthetic)) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticBanner())}</p>`);
   const best = escapeHtml(l10n.t('best'));
   parts.push(`<table class="compare"><caption>${escapeHtml(l10n.t('Side by side; ★ marks the best value of each row'))}</caption><thead><tr><th scope="col"></th>`);
   for (const c of columns) parts.push(`<th scope="col">${escapeHtml(c.name)}<br><code>${escapeHtml(c.slug)}</code>${c.stale ? ` <span class="stale">${escapeHtml(l10n.t('(stale)'))}</span>` : ''}</th>`);

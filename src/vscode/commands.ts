@@ -294,14 +294,18 @@ export function registerCommands(
     const base: Item[] = known.map((e) => ({ label: e.name ?? e.slug, description: e.slug, slug: e.slug }));
     const typed: Item[] = [];
     qp.items = base;
+    // A typed slug is ticked: the workspace's item when it is one, a new item otherwise.
     const add = (value: string) => {
       const slug = value.trim();
-      if (!isValidSlug(slug) || [...base, ...typed].some((i) => i.slug === slug)) return;
-      const item: Item = { label: slug, description: vscode.l10n.t('typed'), slug };
-      typed.push(item);
+      if (!isValidSlug(slug)) return;
       const selected = qp.selectedItems;
-      qp.items = [...typed, ...base];
-      qp.selectedItems = [...selected, item];
+      let item = [...base, ...typed].find((i) => i.slug === slug);
+      if (!item) {
+        item = { label: slug, description: vscode.l10n.t('typed'), slug };
+        typed.push(item);
+        qp.items = [...typed, ...base];
+      }
+      if (!selected.includes(item)) qp.selectedItems = [...selected, item];
       qp.value = '';
     };
     qp.onDidChangeValue((v) => {

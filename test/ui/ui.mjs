@@ -3,6 +3,7 @@
 // saving screenshots to docs/screenshots/ (the README shows them; WPBENCH_SCREENSHOT_DIR=dir saves them elsewhere).
 //   node test/ui/ui.mjs [--vsix file.vsix]        (npm run test:ui packages first)
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +137,29 @@ for (const target of selectedTargets()) {
       await page.screenshot({ path: path.join(SHOTS, 'hover.png') });
     });
 
+    await step('inline grades at the end of the composer.json lines, in the theme colour, no line shift', async () => {
+      await page.mouse.move(700, 820);
+      await page.keyboard.press('Escape');
+      // Decorations' `after` text is CSS generated content: read what the editor really paints.
+      const annotations = async () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('.view-line span')]
+            .map((el) => getComputedStyle(el, '::after').content)
+            .filter((c) => c && c !== 'none' && c !== 'normal')
+            .map((c) => c.replace(/^"|"$/g, '')),
+        );
+      let texts = [];
+      for (let i = 0; i < 100 && !texts.some((t) => /^[A-F][+-]? · \+[\d.]+ ms homepage$/.test(t)); i++) {
+        texts = await annotations();
+        if (!texts.length) await page.waitForTimeout(100);
+      }
+      assert.ok(texts.some((t) => /^E · \+[\d.]+ ms homepage$/.test(t)), `a graded line: ${texts.join(' | ')}`);
+      assert.ok(texts.every((t) => /^([A-F][+-]? · |not |ignored|lookup failed)/.test(t)), texts.join(' | '));
+      const lines = await page.locator('.view-line').count();
+      assert.ok(lines > 5);
+      await page.screenshot({ path: path.join(SHOTS, 'inline.png'), clip: { x: 300, y: 30, width: 1100, height: 420 } });
+    });
+
     await step('the WP Bench view lists the site total and plugins worst first', async () => {
       await page.mouse.move(700, 820);
       await page.keyboard.press('Escape');
@@ -171,6 +195,88 @@ for (const target of selectedTargets()) {
       assert.match(await frame.locator('h1').innerText(), /Elementor/);
       assert.match(await frame.locator('table').innerText(), /Activation/);
       await page.screenshot({ path: path.join(SHOTS, 'lookup.png') });
+      await palette(page, 'View: Close All Editors');
+    });
+
+    await step('the site report: totals, a chart with a bar per measured component, lists beside, a bar row opens its line', async () => {
+      await palette(page, 'WP Bench: Show Site Report');
+      const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'Site report' }).waitFor({ timeout: 15_000 });
+      assert.match(await frame.locator('table.totals').innerText(), /Homepage[\s\S]*TTFB/);
+      const rows = frame.locator('#wpb-values tbody tr');
+      await rows.first().waitFor({ state: 'attached' });
+      const n = await rows.count();
+      assert.ok(n >= 5, `${n} measured components`);
+      const painted = await frame.locator('#wpb-chart').evaluate((c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let filled = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) filled++;
+        return filled;
+      });
+      assert.ok(painted > 1000, `the chart is drawn (${painted} pixels)`);
+      assert.match(await frame.locator('#wpb-side').innerText(), /Without a benchmark/);
+      await frame.locator('button[data-metric="memory"]').click();
+      await frame.locator('#wpb-chart-title', { hasText: 'Memory' }).waitFor();
+      await frame.locator('button[data-metric="ttfb"]').click();
+      await page.screenshot({ path: path.join(SHOTS, 'site-report.png') });
+      // Readable in light and high-contrast themes too: the page and the canvas follow the theme (chosen as a user
+      // would, with Ctrl+K Ctrl+T).
+      const setTheme = async (theme) => {
+        await page.keyboard.press('Control+K');
+        await page.keyboard.press('Control+T');
+        const themeInput = page.locator('.quick-input-widget input');
+        await themeInput.waitFor({ state: 'visible' });
+        await themeInput.fill(theme);
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
+        await page.keyboard.press('Enter');
+      };
+      for (const [theme, bodyClass, file] of [['Light Modern', 'vscode-light', 'site-report-light.png'], ['Dark High Contrast', 'vscode-high-contrast', 'site-report-hc.png']]) {
+        await setTheme(theme);
+        await frame.locator(`body.${bodyClass}`).waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: path.join(SHOTS, file) });
+      }
+      await setTheme('Dark Modern');
+      await frame.locator('body.vscode-dark').waitFor({ timeout: 15_000 });
+      await frame.locator('details.values summary').click();
+      await frame.locator('#wpb-values tbody tr').first().locator('button').click();
+      await page.locator('.tab.active', { hasText: /composer\.json|\.php/ }).waitFor({ timeout: 10_000 });
+      await palette(page, 'View: Close All Editors');
+    });
+
+    await step('compare two plugins: typed into the picker, side by side with the best marked, and the chart', async () => {
+      await palette(page, 'WP Bench: Compare Plugins');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.pressSequentially('woocommerce ');
+      await input.pressSequentially('jetpack ');
+      await page.keyboard.press('Enter');
+      const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+      await frame.locator('h1', { hasText: 'Comparison' }).waitFor({ timeout: 15_000 });
+      const table = await frame.locator('table.compare').innerText();
+      assert.match(table, /WooCommerce/);
+      assert.match(table, /Jetpack/);
+      assert.ok((await frame.locator('td.best').count()) >= 5, 'best values marked');
+      assert.equal(await frame.locator('#wpb-values tbody tr').count(), 2);
+      await page.screenshot({ path: path.join(SHOTS, 'compare.png') });
+      await palette(page, 'View: Close All Editors');
+    });
+
+    await step('wp-bench check --format html: a page for clients, one bar per measured component, synthetic label', async () => {
+      const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-report-')), 'report.html');
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', workspace, '--format', 'html', '--output', out, '--fail-on', 'none'], {
+        env: { ...process.env, WPBENCH_API_URL: emulator.url, WPBENCH_API_KEY: PRO_KEY },
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr + r.stdout);
+      const report = await wb.browser.newPage({ viewport: { width: 900, height: 1100 } });
+      const requests = [];
+      report.on('request', (q) => requests.push(q.url()));
+      await report.goto(`file://${out}`);
+      assert.ok((await report.locator('svg rect.bar').count()) >= 5);
+      assert.ok(await report.locator('.synthetic').isVisible());
+      assert.equal(requests.length, 1, requests.join(' '));
+      await report.screenshot({ path: path.join(SHOTS, 'html-report.png') });
+      await report.close();
     });
   } catch {
     await page.screenshot({ path: path.join(SHOTS, 'failure.png') }).catch(() => undefined);

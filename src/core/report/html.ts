@@ -3,7 +3,7 @@
 import { chartData, type ChartData } from '../glance';
 import { formatMs } from '../format';
 import { CONTEXT_NAMES } from '../model';
-import { escapeHtml, markdownLinkTarget, SYNTHETIC_NOTE } from '../present';
+import { escapeHtml, markdownLinkTarget } from '../present';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, type ComponentVerdict, type Judgement } from './judge';
 import { contextCells, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
 
@@ -99,7 +99,7 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
   out.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
   out.push(`<title>WP Bench report${opts.subject ? ` — ${escapeHtml(plainText(opts.subject, 80))}` : ''}</title>`, `<style>${CSS}</style>`, '</head>', '<body>');
   out.push(`<header><h1>WP Bench performance report</h1><p class="meta">${opts.subject ? `${escapeHtml(plainText(opts.subject, 80))} · ` : ''}${escapeHtml(now.toISOString().slice(0, 10))} · ${j.counts.components} plugins and themes, ${j.counts.benchmarked} benchmarked</p></header>`);
-  if (j.synthetic) out.push(`<p class="synthetic" role="note">Synthetic data: these numbers come from the WP Bench emulator (${escapeHtml(SYNTHETIC_NOTE)}).</p>`);
+  if (j.synthetic) out.push('<p class="synthetic" role="note">Synthetic data: these numbers come from the WP Bench emulator, not from real measurements.</p>');
   out.push(`<p class="verdict ${j.failed ? 'failed' : 'passed'}">${escapeHtml(verdictLine(j))}</p>`);
 
   out.push('<h2>Site total</h2>', '<table class="totals"><thead><tr><th scope="col">Context</th><th scope="col">TTFB</th><th scope="col">Memory</th><th scope="col">Queries</th><th scope="col">Not counted</th></tr></thead><tbody>');
