@@ -290,31 +290,27 @@ export function registerCommands(
     const qp = vscode.window.createQuickPick<Item>();
     qp.canSelectMany = true;
     qp.title = kind === 'plugin' ? vscode.l10n.t('WP Bench: Compare Plugins') : vscode.l10n.t('WP Bench: Compare Themes');
-    qp.placeholder = vscode.l10n.t('Tick 2 to 5, or type a wordpress.org slug and press Space to add it');
+    qp.placeholder = vscode.l10n.t('Tick 2 to 5; a slug typed here can be ticked too');
     const base: Item[] = known.map((e) => ({ label: e.name ?? e.slug, description: e.slug, slug: e.slug }));
     const typed: Item[] = [];
     qp.items = base;
-    // A typed slug is ticked: the workspace's item when it is one, a new item otherwise.
-    const add = (value: string) => {
-      const slug = value.trim();
-      if (!isValidSlug(slug)) return;
-      const selected = qp.selectedItems;
-      let item = [...base, ...typed].find((i) => i.slug === slug);
-      if (!item) {
-        item = { label: slug, description: vscode.l10n.t('typed'), slug };
-        typed.push(item);
-        qp.items = [...typed, ...base];
-      }
-      if (!selected.includes(item)) qp.selectedItems = [...selected, item];
-      qp.value = '';
-    };
+    // A typed slug that is not listed becomes an item to tick (the box's text is never changed by us: no race with
+    // typing). Ticked typed items stay; Enter with a typed slug in the box includes it.
+    let candidate: Item | undefined;
     qp.onDidChangeValue((v) => {
-      if (v.endsWith(' ')) add(v);
+      const slug = v.trim();
+      const selected = qp.selectedItems;
+      for (const item of selected) if (item === candidate && !typed.includes(item)) typed.push(item);
+      candidate = isValidSlug(slug) && ![...base, ...typed].some((i) => i.slug === slug) ? { label: slug, description: vscode.l10n.t('typed: look up this slug'), slug, alwaysShow: true } : undefined;
+      qp.items = [...(candidate ? [candidate] : []), ...typed, ...base];
+      qp.selectedItems = selected.filter((i) => qp.items.includes(i));
     });
     return new Promise((resolve) => {
       qp.onDidAccept(() => {
-        if (qp.value.trim()) add(qp.value);
-        resolve(qp.selectedItems.map((i) => i.slug));
+        const slugs = qp.selectedItems.map((i) => i.slug);
+        const value = qp.value.trim();
+        if (isValidSlug(value) && !slugs.includes(value)) slugs.push(value);
+        resolve(slugs);
         qp.hide();
       });
       qp.onDidHide(() => {

@@ -245,10 +245,14 @@ for (const target of selectedTargets()) {
 
     await step('compare two plugins: typed into the picker, side by side with the best marked, and the chart', async () => {
       await palette(page, 'WP Bench: Compare Plugins');
-      const input = page.locator('.quick-input-widget input');
+      // The picker itself (not the palette's input, which is still closing): keys typed before would go there.
+      const input = page.locator('.quick-input-widget input[placeholder*="Tick 2 to 5"]');
       await input.waitFor({ state: 'visible' });
-      await input.pressSequentially('woocommerce ');
-      await input.pressSequentially('jetpack ');
+      // Tick WooCommerce from the workspace's list (filtered by typing), then type a slug and press Enter.
+      await input.fill('woocommerce');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'woocommerce' }).first().click();
+      await input.fill('jetpack');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'jetpack' }).first().waitFor();
       await page.keyboard.press('Enter');
       const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
       await frame.locator('h1', { hasText: 'Comparison' }).waitFor({ timeout: 15_000 });

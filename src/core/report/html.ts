@@ -22,7 +22,10 @@ table { border-collapse: collapse; width: 100%; margin: 4px 0 8px; }
 th, td { text-align: right; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th:first-child, td:first-child, td.name, th.name { text-align: left; }
 thead th { color: var(--muted); font-weight: 600; }
-td.grade { font-weight: 700; text-align: left; }
+td.grade { font-weight: 700; text-align: left; white-space: nowrap; }
+table.components { font-size: 13px; }
+table.components td:last-child, table.components th:last-child { text-align: left; min-width: 9em; }
+table.components td.name code { display: block; }
 tr.fail td { color: var(--over); }
 .over { color: var(--over); font-weight: 600; }
 .within { color: var(--ok); }

@@ -91,6 +91,18 @@ describe('At a glance', function () {
     assert.equal(await usage(KEYS.pro), before + 2, 'one request per uncached slug');
   });
 
+  it('compare from the tree\'s multi-selection: the clicked item\'s kind, the selected items of that kind', async () => {
+    const a = await api();
+    const plugins = a.tree.getChildren({ type: 'group', kind: 'plugin' }).filter((n) => n.type === 'component' && n.entry.lookup === 'yes');
+    const themes = a.tree.getChildren({ type: 'group', kind: 'theme' });
+    assert.ok(plugins.length >= 2 && themes.length >= 1);
+    const picked = [plugins[0], plugins[1], themes[0]];
+    const result = await vscode.commands.executeCommand<{ slug: string }[]>('wpBench.compareSelected', picked[0], picked);
+    const slugs = picked.slice(0, 2).map((n) => (n.type === 'component' ? n.entry.slug : ''));
+    assert.deepEqual(result?.map((r) => r.slug), slugs);
+    assert.match(a.glancePanel('wpBench.compare')?.html ?? '', new RegExp(`<code>${slugs[0]}</code>`));
+  });
+
   it('Export Report as HTML: one self-contained file, a bar per measured component', async () => {
     const a = await api();
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-html-')), 'report.html');
