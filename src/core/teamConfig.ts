@@ -3,6 +3,7 @@
 // budgets, ignored slugs, the default context and context weights — and never the API address or the key:
 // a repository must not be able to send anyone's key elsewhere.
 // Plain TypeScript: no vscode.
+import { isListableName } from './scan/lookup';
 import { l10n } from './l10n';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -112,8 +113,9 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
           break;
         }
         for (const item of value.children ?? []) {
-          if (item.type === 'string' && isValidSlug(item.value)) config.ignore.push(item.value);
-          else at(item, l10n.t('ignore entries must be plugin or theme slugs (lowercase letters, digits, "-" or "_")'));
+          // A wordpress.org slug, or any folder name WordPress lists (a premium `Divi`, `LayerSlider`).
+          if (item.type === 'string' && (isValidSlug(item.value) || isListableName(item.value))) config.ignore.push(item.value);
+          else at(item, l10n.t('ignore entries must be plugin or theme slugs or folder names (no "/", "\\" or control characters)'));
         }
         break;
       case 'budgets':

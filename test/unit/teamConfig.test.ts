@@ -37,14 +37,14 @@ describe('team config (.wp-bench.json)', () => {
   });
 
   it('invalid values are problems at their line; the valid rest is used', () => {
-    const text = '{\n"minimumGrade": "Z",\n"budgets": { "homepage": { "ttfbMs": -1, "queries": 3, "cpu": 1 }, "checkout": {} },\n"ignore": ["ok-slug", "../etc", 3],\n"context": "front",\n"contextWeights": { "homepage": "x" }\n}';
+    const text = '{\n"minimumGrade": "Z",\n"budgets": { "homepage": { "ttfbMs": -1, "queries": 3, "cpu": 1 }, "checkout": {} },\n"ignore": ["ok-slug", "../etc", 3, "Divi", "a\\u0007b"],\n"context": "front",\n"contextWeights": { "homepage": "x" }\n}';
     const { config, problems } = parseTeamConfig(text, '.wp-bench.json');
     assert.equal(config.minimumGrade, undefined);
     assert.deepEqual(config.budgets, { homepage: { queries: 3 } });
-    assert.deepEqual(config.ignore, ['ok-slug']);
+    assert.deepEqual(config.ignore, ['ok-slug', 'Divi'], 'a folder name WordPress lists (a premium theme) can be ignored; paths and control characters cannot');
     assert.equal(config.context, undefined);
     assert.equal(config.contextWeights, undefined);
-    assert.equal(problems.length, 8);
+    assert.equal(problems.length, 9);
     assert.deepEqual([...new Set(problems.map((p) => p.line))], [2, 3, 4, 5, 6]);
   });
 
