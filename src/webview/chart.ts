@@ -98,7 +98,7 @@ function renderChart(current: ChartData): void {
     type: 'bar',
     data: {
       labels: current.bars.map((b) => b.name),
-      datasets: [{ label: current.title, data: current.bars.map((b) => b.value), backgroundColor: css('--vscode-charts-blue', '#3794ff'), borderRadius: 3, barPercentage: 0.8 }],
+      datasets: [{ label: current.title, data: current.bars.map((b) => b.value), backgroundColor: css('--vscode-charts-blue', '#3794ff'), borderRadius: 3, barPercentage: 0.8, maxBarThickness: 22 }],
     },
     options: {
       indexAxis: 'y',
@@ -137,7 +137,7 @@ function renderSide(current: ChartData): void {
     const ul = el('ul');
     for (const i of items) {
       const li = el('li', i.name);
-      li.append(' ', el('code', i.slug));
+      if (i.name.toLowerCase() !== i.slug.toLowerCase()) li.append(' ', el('code', i.slug));
       if (i.why) li.append(el('span', ` — ${i.why}`, 'why'));
       ul.append(li);
     }

@@ -139,8 +139,9 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
 
   if (chart.notMeasured.length || chart.unknown.length) {
     out.push('<h2>Not measured</h2>', `<p class="note">Not counted in the totals above (never as zero).</p><ul class="unknown">`);
-    for (const i of chart.notMeasured) out.push(`<li>${escapeHtml(plainText(i.name, 60))} <code>${escapeHtml(i.slug)}</code>: benchmarked, not measured on the ${CONTEXT_LABEL[ctx]}</li>`);
-    for (const i of chart.unknown) out.push(`<li>${escapeHtml(plainText(i.name, 60))} <code>${escapeHtml(i.slug)}</code>: ${escapeHtml(i.why)}</li>`);
+    const item = (i: { name: string; slug: string }) => `${escapeHtml(plainText(i.name, 60))}${i.name.toLowerCase() === i.slug.toLowerCase() ? '' : ` <code>${escapeHtml(i.slug)}</code>`}`;
+    for (const i of chart.notMeasured) out.push(`<li>${item(i)}: benchmarked, not measured on the ${CONTEXT_LABEL[ctx]}</li>`);
+    for (const i of chart.unknown) out.push(`<li>${item(i)}: ${escapeHtml(i.why)}</li>`);
     out.push('</ul>');
   }
   out.push(`<footer><p class="note">WP Bench measures each plugin and theme against a clean WordPress baseline. Generated ${escapeHtml(now.toISOString().replace('T', ' ').slice(0, 16))} UTC; homepage TTFB total +${escapeHtml(formatMs(j.total.contexts.homepage.ttfbDeltaMs))}.</p></footer>`);
