@@ -31,6 +31,8 @@ describe('localisation', () => {
 
   it('the checker catches a new hard-coded message (it can fail)', async () => {
     const { scanFile } = await import('../../scripts/l10n.mjs');
+    // Inside the repository (the checker takes paths relative to it); out/ does not exist in a fresh clone.
+    fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
     const dir = fs.mkdtempSync(path.join(ROOT, 'out', 'l10n-'));
     try {
       const file = path.join(dir, 'probe.ts');
