@@ -53,10 +53,50 @@ describe('API client', () => {
   });
 
   it('uses /v1/themes for themes and maps 404 to not-in-dataset', async () => {
-    server.handle((req, res) => json(res, 404, { error: 'nope' }));
+    server.handle((req, res) => (req.url!.endsWith('/me') ? json(res, 200, { tier: 'pro', quota: 500000, used: 3 }) : json(res, 404, { error: 'nope' })));
     make();
     assert.deepEqual(await client.lookup('theme', 'no-such-theme'), { state: 'not-in-dataset', kind: 'theme', slug: 'no-such-theme' });
     assert.equal(server.requests[0].path, '/api/v1/themes/no-such-theme');
+  });
+
+  it('the first 404 before any good answer checks the address once with /me; later 404s do not', async () => {
+    server.handle((req, res) => (req.url!.endsWith('/me') ? json(res, 200, { tier: 'pro', quota: 500000, used: 3 }) : json(res, 404, { error: 'nope' })));
+    make();
+    const answers = await Promise.all(['a', 'b', 'c'].map((s) => client.lookup('plugin', s)));
+    assert.deepEqual(answers.map((a) => a.state), ['not-in-dataset', 'not-in-dataset', 'not-in-dataset']);
+    await client.lookup('plugin', 'd');
+    assert.deepEqual([client.sent.lookups, client.sent.me], [4, 1]);
+  });
+
+  it('after a good answer a 404 needs no /me', async () => {
+    server.handle((req, res) => (req.url!.endsWith('/akismet') ? json(res, 200, record('akismet'), RL) : json(res, 404, { error: 'nope' })));
+    make();
+    assert.equal((await client.lookup('plugin', 'akismet')).state, 'benchmarked');
+    assert.equal((await client.lookup('plugin', 'nope')).state, 'not-in-dataset');
+    assert.deepEqual([client.sent.lookups, client.sent.me], [2, 0]);
+  });
+
+  it('an address that answers 404 to everything is a wrong address, not an empty dataset; nothing more is sent', async () => {
+    server.handle((req, res) => json(res, 404, { error: 'nope' }));
+    make();
+    const errs = await Promise.all(['a', 'b'].map((s) => rejection(client.lookup('plugin', s))));
+    for (const e of errs) {
+      assert.equal(e.kind, 'wrong-address');
+      assert.match(e.message, /not a WP Bench API/);
+    }
+    const later = await rejection(client.lookup('theme', 'c'));
+    assert.equal(later.kind, 'wrong-address');
+    assert.deepEqual([client.sent.lookups, client.sent.me], [2, 1], 'the third lookup is not sent');
+  });
+
+  it('a /me that answers something other than an account marks the address wrong; a /me that times out does not', async () => {
+    server.handle((req, res) => (req.url!.endsWith('/me') ? (res.writeHead(200, { 'content-type': 'text/html' }), res.end('<html>hello</html>')) : json(res, 404, {})));
+    make();
+    assert.equal((await rejection(client.lookup('plugin', 'a'))).kind, 'wrong-address');
+    await client.dispose();
+    server.handle((req, res) => (req.url!.endsWith('/me') ? json(res, 503, {}) : json(res, 404, {})));
+    make();
+    assert.equal((await client.lookup('plugin', 'a')).state, 'not-in-dataset', 'a failing /me is not proof of a wrong address');
   });
 
   it('refuses hostile slugs before any request', async () => {

@@ -95,7 +95,7 @@ describe('workspace session', () => {
       const d = s.onDidChange(() => s.state === 'looking-up' && (d.dispose(), r()));
     });
     host.settingsValue = { ...host.settingsValue, apiUrl: 'http://127.0.0.1:10/other' };
-    api.reply = () => ({ status: 404, body: {} }); // the new API does not know it
+    api.reply = (p) => (p.endsWith('/me') ? { status: 200, body: { tier: 'pro', quota: 10, used: 1 } } : { status: 404, body: {} }); // the new API does not know it
     const settled = s.onSettingsChanged();
     held.resolve({ status: 200, body: sampleBody({ slug: 'akismet' }) }); // the old API answers late
     await Promise.all([run, settled]);
@@ -242,6 +242,27 @@ describe('workspace session', () => {
     await s2.onKeyChanged(); // "Set API Key" with the same key (renewed subscription)
     assert.ok(api.sent.length > sent);
     s2.dispose();
+  });
+
+  it('8d. an API address that answers 404 to everything is said once (with "Set API Address"), never shown as "not in dataset"', async () => {
+    const api = fakeApi();
+    api.reply = () => ({ status: 404, body: {} });
+    const { host, sessionHost } = fakeHost(api, { slugs: ['akismet', 'jetpack', 'query-monitor'] });
+    const s = await started(sessionHost);
+    await s.rescan();
+    await idle(s);
+    for (const slug of ['akismet', 'jetpack', 'query-monitor']) {
+      const o = s.outcome('plugin', slug);
+      assert.equal(o?.result, undefined, slug);
+      assert.equal(o?.error?.kind, 'wrong-address', slug);
+    }
+    const sent = api.sent.length;
+    assert.ok(sent >= 1 && sent <= 3, `at most the first lookups in flight are sent (${sent})`);
+    await s.rescan();
+    await idle(s);
+    assert.equal(api.sent.length, sent, 'nothing more is sent to a wrong address');
+    assert.deepEqual(host.errors.filter((e) => /not a WP Bench API/.test(e)).length, 1, host.errors.join('\n'));
+    s.dispose();
   });
 
   it('8c. a failed lookup is remembered for 10 minutes per slug', async () => {

@@ -140,7 +140,11 @@ export class BenchClient {
     const path = `${kind === 'plugin' ? 'plugins' : 'themes'}/${encodeURIComponent(slug)}`;
     return this.dedupe(path, async () => {
       const res = await this.send(path, true);
-      if (res.status === 404) return { state: 'not-in-dataset', kind, slug } as LookupResult;
+      if (res.status === 404) {
+        await this.confirmAddress();
+        return { state: 'not-in-dataset', kind, slug } as LookupResult;
+      }
+      this.address = 'confirmed';
       try {
         return parseRecord(parseJson(res), kind, slug);
       } catch (err) {
@@ -155,6 +159,7 @@ export class BenchClient {
       const res = await this.send('me', false);
       if (res.status === 404) throw errors.unreadable(l10n.t('the /me endpoint was not found: check the API address'), 404);
       const account = parseAccount(parseJson(res), this.now());
+      this.address = 'confirmed';
       this.publish(snapshotFromAccount(account, this.now()));
       return account;
     });
@@ -169,6 +174,38 @@ export class BenchClient {
   }
 
   private disposed = false;
+
+  /**
+   * Whether the API address is known to be a WP Bench API. A 404 means "not in the dataset" only from the API
+   * itself: an address missing its path (or pointing at another server) answers 404 to everything, and caching
+   * those as "not in dataset" would hide the mistake for a cache lifetime. So the first 404 before any good
+   * answer asks /me (free, never counted): a 404 or unreadable body there makes every lookup of this client fail
+   * with "wrong address", and nothing more is sent. Any other /me failure leaves the 404 as it is.
+   */
+  private address: 'unknown' | 'confirmed' | 'wrong' | Promise<void> = 'unknown';
+
+  private addressIsWrong(): boolean {
+    return this.address === 'wrong';
+  }
+
+  private async confirmAddress(): Promise<void> {
+    if (this.address === 'confirmed') return;
+    if (this.address === 'wrong') throw errors.wrongAddress();
+    if (this.address === 'unknown') {
+      this.address = this.me().then(
+        () => {
+          this.address = 'confirmed';
+        },
+        (err) => {
+          const wrong = err instanceof ApiError && (err.kind === 'unreadable' || err.kind === 'redirect');
+          this.address = wrong ? 'wrong' : 'confirmed';
+          if (wrong) this.logger.error(`/me failed after a 404 (${err.message}): the API address is not a WP Bench API`);
+        },
+      );
+    }
+    await this.address;
+    if (this.addressIsWrong()) throw errors.wrongAddress();
+  }
 
   private dedupe<T>(key: string, work: () => Promise<T>): Promise<T> {
     const existing = this.inFlight.get(key);
@@ -281,6 +318,7 @@ export class BenchClient {
   }
 
   private assertMaySend(key: string, counted: boolean): void {
+    if (counted && this.address === 'wrong') throw errors.wrongAddress();
     if (this.rejectedKey && this.rejectedKey.key === key) throw this.rejectedKey.error;
     const blocked = counted ? this.blockedUntil : null;
     if (blocked !== null) throw errors.quotaExceeded(blocked);

@@ -15,6 +15,7 @@ export type ApiErrorKind =
   | 'timeout'
   | 'unreadable'
   | 'redirect'
+  | 'wrong-address'
   | 'cancelled';
 
 export class ApiError extends Error {
@@ -72,6 +73,8 @@ export const errors = {
     new ApiError('invalid-key', l10n.t('The API key contains characters that cannot be sent (a line break, an invisible or non-Latin character); nothing was sent. Paste the key again with "WP Bench: Set API Key" (or fix WPBENCH_API_KEY).'), { retryable: false }),
   redirect: (status: number) =>
     new ApiError('redirect', l10n.t('The benchmark server redirected to another address (HTTP {0}); the key is not sent there. Check the API address.', status), { status, retryable: false }),
+  wrongAddress: () =>
+    new ApiError('wrong-address', l10n.t('The API address answers 404 to /me as well as to lookups: it is not a WP Bench API. Check the address from your subscription e-mail (it ends before /v1).'), { status: 404, retryable: false }),
   cancelled: () => new ApiError('cancelled', l10n.t('The request was cancelled.'), { retryable: false }),
 };
 
@@ -86,6 +89,7 @@ export function exitCodeFor(error: unknown): number {
   switch (error.kind) {
     case 'missing-url':
     case 'insecure-url':
+    case 'wrong-address':
     case 'invalid-slug':
       return 2;
     case 'missing-key':

@@ -127,7 +127,7 @@ export class WorkspaceSession extends DisposableStore {
   private scanAbort: AbortController | undefined;
   private scanning = false;
   private lookupsInFlight = 0;
-  private notified = { authKind: '', quotaReset: 0 };
+  private notified = { authKind: '', quotaReset: 0, wrongAddress: false };
   /** Notifications shown, by error kind (tests check that a 300-slug scan shows one, not 300). */
   readonly notificationsShown: Record<string, number> = {};
 
@@ -329,6 +329,7 @@ export class WorkspaceSession extends DisposableStore {
     this.generation++;
     this.client = undefined;
     this.clientError = undefined;
+    this.notified.wrongAddress = false;
     this.host.setContext('wpBench.hasApiUrl', this.hasApiUrl);
     this.quotaSnapshot = undefined;
     this.account = undefined;
@@ -723,6 +724,15 @@ export class WorkspaceSession extends DisposableStore {
       const setKey = l10n.t('Set API Key');
       const choice = await this.host.error(error.message, setKey);
       if (choice === setKey) await this.host.runCommand('wpBench.setApiKey');
+      return;
+    }
+    if (error.kind === 'wrong-address') {
+      if (this.notified.wrongAddress) return;
+      this.notified.wrongAddress = true;
+      count();
+      const setUrl = l10n.t('Set API Address');
+      const choice = await this.host.error(error.message, setUrl);
+      if (choice === setUrl) await this.host.runCommand('wpBench.setApiUrl');
       return;
     }
     this.host.logger.warn(error.message);
