@@ -192,16 +192,17 @@ export class BenchClient {
     if (this.address === 'confirmed') return;
     if (this.address === 'wrong') throw errors.wrongAddress();
     if (this.address === 'unknown') {
-      this.address = this.me().then(
-        () => {
-          this.address = 'confirmed';
-        },
+      const check: Promise<void> = this.me().then(
+        () => undefined,
         (err) => {
+          // A lookup answered 200 meanwhile: that settles it, whatever /me said.
+          if (this.address !== check) return;
           const wrong = err instanceof ApiError && (err.kind === 'unreadable' || err.kind === 'redirect');
           this.address = wrong ? 'wrong' : 'confirmed';
           if (wrong) this.logger.error(`/me failed after a 404 (${err.message}): the API address is not a WP Bench API`);
         },
       );
+      this.address = check;
     }
     await this.address;
     if (this.addressIsWrong()) throw errors.wrongAddress();
