@@ -225,4 +225,17 @@ describe('scan: mergeComponents', () => {
     assert.equal(merged[2].blockTheme, true);
     assert.equal(merged[2].name, 'A');
   });
+
+  it('two copies of one theme with different versions: the first by file wins, whatever order they arrive in', () => {
+    const copies: DetectedComponent[] = [
+      { kind: 'theme', slug: 'twentytwentytwo', name: 'Twenty Twenty-Two', version: '1.7', locations: [loc('builds/wp-6.5/wp-content/themes/twentytwentytwo/style.css', 2, 'theme-header')] },
+      { kind: 'theme', slug: 'twentytwentytwo', name: 'Twenty Twenty-Two (old)', version: '1.5', locations: [loc('builds/wp-6.3/wp-content/themes/twentytwentytwo/style.css', 2, 'theme-header')] },
+      { kind: 'theme', slug: 'twentytwentytwo', name: 'Twenty Twenty-Two', version: '1.6', locations: [loc('builds/wp-6.4/wp-content/themes/twentytwentytwo/style.css', 2, 'theme-header')] },
+    ];
+    const orders = [[0, 1, 2], [2, 1, 0], [1, 2, 0], [2, 0, 1]];
+    for (const order of orders) {
+      const [m] = mergeComponents(order.map((i) => copies[i]));
+      assert.deepEqual([m.version, m.name], ['1.5', 'Twenty Twenty-Two (old)'], order.join());
+    }
+  });
 });

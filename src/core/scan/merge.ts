@@ -24,6 +24,12 @@ export function compareLocations(a: ComponentLocation, b: ComponentLocation): nu
   );
 }
 
+const NO_LOCATION: ComponentLocation = { file: '\uffff', line: 0, column: 0, length: 0, source: 'composer.json' };
+
+function firstLocation(c: DetectedComponent): ComponentLocation {
+  return c.locations.reduce((min, l) => (compareLocations(l, min) < 0 ? l : min), c.locations[0] ?? NO_LOCATION);
+}
+
 export function compareComponents(a: DetectedComponent, b: DetectedComponent): number {
   if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
   return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
@@ -44,6 +50,9 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
   }
   const out: DetectedComponent[] = [];
   for (const g of groups.values()) {
+    // Detections arrive in file-system order, which varies between runs: rank ties (two copies of a theme with
+    // different versions) go to the first by file and line, so every scan of the same tree says the same.
+    g.sort((a, b) => compareLocations(firstLocation(a), firstLocation(b)));
     let version: string | null = null;
     let vRank = -1;
     let name: string | null = null;
