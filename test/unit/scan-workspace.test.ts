@@ -146,6 +146,41 @@ describe('scan: content roots and config files', () => {
     assert.deepEqual(r.problems, []);
   });
 
+  it('a folder with plugins/ and themes/ that holds neither (TinyMCE in a core copy, an API endpoint) is no content root: no broken-theme noise', async () => {
+    put(root, 'www/wordpress/wp-includes/js/tinymce/plugins/lists/plugin.js', 'tinymce.PluginManager.add();');
+    put(root, 'www/wordpress/wp-includes/js/tinymce/themes/inlite/theme.js', '');
+    put(root, 'www/wordpress/wp-includes/version.php', "<?php\n$wp_version = '6.8';\n");
+    put(root, 'www/wordpress/wp-admin/index.php', '<?php\n');
+    put(root, 'www/wp-content/plugins/real/real.php', pluginPhp('Real'));
+    put(root, 'api/public_html/translations/plugins/1.0/index.php', '<?php\n// the translations API\n');
+    put(root, 'api/public_html/translations/themes/1.0/index.php', '<?php\n');
+    put(root, 'api/public_html/translations/themes/1.0/.wp-env.json', JSON.stringify({ plugins: ['https://downloads.wordpress.org/plugin/query-monitor.zip'] }));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:query-monitor', 'plugin:real']);
+    assert.deepEqual(r.problems, [], 'config files under a non-root are still read, and nothing is a broken theme');
+  });
+
+  it('a folder with plugins/ and themes/ holding real items is a content root (a VIP-style site folder)', async () => {
+    put(root, 'sites/client/plugins/acme/acme.php', pluginPhp('Acme'));
+    put(root, 'sites/client/themes/acme-theme/style.css', '/*\nTheme Name: Acme Theme\n*/');
+    put(root, 'sites/client/themes/broken/readme.txt', 'no style.css');
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:acme', 'theme:acme-theme']);
+    assert.equal(r.problems.length, 1);
+    assert.match(r.problems[0].message, /broken|style\.css/);
+  });
+
+  it('test fixtures are not the site: no content root under tests/ or fixtures/, but their config files are read', async () => {
+    put(root, 'tests/phpunit/data/plugins/best-plugin/best-plugin.php', pluginPhp('Best Plugin'));
+    put(root, 'tests/phpunit/data/themes/best-theme/style.css', '/*\nTheme Name: Best Theme\n*/');
+    put(root, 'tests/e2e/wp-content/plugins/fx/fx.php', pluginPhp('Fixture'));
+    put(root, 'packages/a/fixtures/wp-content/themes/t/style.css', '/*\nTheme Name: T\n*/');
+    put(root, 'tests/e2e/.wp-env.json', JSON.stringify({ plugins: ['https://downloads.wordpress.org/plugin/query-monitor.3.20.0.zip'] }));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:query-monitor']);
+    assert.deepEqual(r.problems, []);
+  });
+
   it('treats the root itself as a content root', async () => {
     put(root, 'plugins/p/p.php', pluginPhp('P'));
     put(root, 'themes/t/style.css', '/*\nTheme Name: T\n*/');

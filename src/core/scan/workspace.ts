@@ -55,9 +55,9 @@ interface Ctx {
   components: DetectedComponent[];
   fs: ScanFs;
   allPluginFiles: boolean;
-  entries: number;
+  /** Shared by every view of the scan (see tentativeContentRoot): entries counted, and whether the bound was passed. */
+  limit: { entries: number; truncated: boolean; problems: ScanProblem[] };
   maxFiles: number;
-  truncated: boolean;
   signal?: AbortSignal;
   /** Real paths of folders walked (loop and duplicate guard). */
   walked: Set<string>;
@@ -88,11 +88,11 @@ function problem(ctx: Ctx, abs: string, message: string, at?: { line: number; co
 
 /** Counts directory entries against maxFiles; false once the bound is passed. */
 function admit(ctx: Ctx, n: number): boolean {
-  if (ctx.truncated) return false;
-  ctx.entries += n;
-  if (ctx.entries > ctx.maxFiles) {
-    ctx.truncated = true;
-    ctx.problems.push({
+  if (ctx.limit.truncated) return false;
+  ctx.limit.entries += n;
+  if (ctx.limit.entries > ctx.maxFiles) {
+    ctx.limit.truncated = true;
+    ctx.limit.problems.push({
       file: '',
       line: 1,
       column: 1,
@@ -105,7 +105,7 @@ function admit(ctx: Ctx, n: number): boolean {
 
 async function readDir(ctx: Ctx, dir: string): Promise<Dirent[] | null> {
   checkAbort(ctx);
-  if (ctx.truncated) return null;
+  if (ctx.limit.truncated) return null;
   return ctx.fs.readdir(dir, (n) => admit(ctx, n));
 }
 
@@ -327,7 +327,7 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
           }
         }),
       );
-      if (found === 0 && !ctx.truncated) {
+      if (found === 0 && !ctx.limit.truncated) {
         problem(ctx, abs, l10n.t('Theme folder "{0}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.', e.name), undefined, { severity: 'info' });
       }
     }),
@@ -487,11 +487,43 @@ function roleDirCount(entries: Dirent[]): number {
 /**
  * A WordPress content root: `wp-content`, Bedrock's `web/app`, or a folder holding at least two of
  * plugins/, themes/, mu-plugins/ (a repository whose root is wp-content, as WordPress VIP's are). A lone
- * `plugins/` folder (a monorepo's packages) is walked like any other folder.
+ * `plugins/` folder (a monorepo's packages) is walked like any other folder. 'named' roots are content roots
+ * by their name; 'shape' roots only by what they hold, so they must prove it (see tentativeContentRoot).
  */
-function isContentRoot(dir: string, entries: Dirent[]): boolean {
+function contentRootKind(dir: string, entries: Dirent[]): 'named' | 'shape' | null {
   const name = path.basename(dir);
-  return name === 'wp-content' || (name === 'app' && path.basename(path.dirname(dir)) === 'web') || roleDirCount(entries) >= 2;
+  if (name === 'wp-content' || (name === 'app' && path.basename(path.dirname(dir)) === 'web')) return 'named';
+  return roleDirCount(entries) >= 2 ? 'shape' : null;
+}
+
+/** Test fixtures are not the site: WordPress never loads a content root under tests/ or fixtures/. */
+const TEST_DIRS = new Set(['tests', 'test', '__tests__', 'fixtures', '__fixtures__', 'testdata']);
+
+function underTests(ctx: Ctx, dir: string): boolean {
+  return path.relative(ctx.root, dir).split(path.sep).some((part) => TEST_DIRS.has(part));
+}
+
+/** A WordPress core copy (wp-admin and wp-includes side by side): its own folders hold no site content. */
+function coreDirsOf(entries: Dirent[]): ReadonlySet<string> {
+  const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
+  return dirs.has('wp-admin') && dirs.has('wp-includes') ? new Set(['wp-admin', 'wp-includes']) : new Set();
+}
+
+/**
+ * A folder that holds plugins/ and themes/ is a content root only when they hold a plugin or a theme: TinyMCE's
+ * `js/tinymce/{plugins,themes}` or an API's `translations/{plugins,themes}` do not, and reading them as WordPress
+ * folders would report their sub-folders as broken themes. Scanned into a view of the context with its own
+ * findings, kept when it found a component.
+ */
+async function tentativeContentRoot(ctx: Ctx, dir: string, entries: Dirent[]): Promise<boolean> {
+  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], roleDirs: new Set(ctx.roleDirs) };
+  await scanContentRoot(trial, dir, entries);
+  if (!trial.components.length) return false;
+  for (const d of trial.roleDirs) ctx.roleDirs.add(d);
+  ctx.components.push(...trial.components);
+  ctx.problems.push(...trial.problems);
+  ctx.parents.push(...trial.parents);
+  return true;
 }
 
 async function readConfig(ctx: Ctx, file: string): Promise<string | null> {
@@ -577,9 +609,10 @@ async function readDeclarations(ctx: Ctx, dir: string, entries: Dirent[]): Promi
 async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | null, skip: ReadonlySet<string> = new Set()): Promise<void> {
   if (!entries) return;
   await readDeclarations(ctx, dir, entries);
+  const core = coreDirsOf(entries);
   await Promise.all(
     entries.map(async (e) => {
-      if (skip.has(e.name) || SKIP_DIRS.has(e.name)) return;
+      if (skip.has(e.name) || SKIP_DIRS.has(e.name) || core.has(e.name)) return;
       const abs = path.join(dir, e.name);
       if (ctx.noWalk.has(abs)) return;
       let childReal: string | null = path.join(real, e.name);
@@ -593,8 +626,9 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
       ctx.walked.add(childReal);
       const sub = await readDir(ctx, abs);
       if (!sub) return;
-      if (isContentRoot(abs, sub)) await scanContentRoot(ctx, abs, sub);
-      else await walk(ctx, abs, childReal, sub);
+      const kind = underTests(ctx, abs) ? null : contentRootKind(abs, sub);
+      if (kind === 'named') await scanContentRoot(ctx, abs, sub);
+      else if (!(kind === 'shape' && (await tentativeContentRoot(ctx, abs, sub)))) await walk(ctx, abs, childReal, sub);
     }),
   );
 }
@@ -607,9 +641,8 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     components: [],
     fs: null as unknown as ScanFs,
     allPluginFiles: options.allPluginFiles === true,
-    entries: 0,
+    limit: { entries: 0, truncated: false, problems: [] },
     maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
-    truncated: false,
     signal: options.signal,
     walked: new Set(),
     roleDirs: new Set(),
@@ -660,7 +693,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   return {
     root: absRoot,
     components: decideLookups(mergeComponents(ctx.components)),
-    problems: normalizeProblems(ctx.problems),
+    problems: normalizeProblems([...ctx.problems, ...ctx.limit.problems]),
     stats: ctx.stats,
   };
 }
