@@ -32,7 +32,7 @@ describe('scan: workspace walk (edge-case site)', () => {
     // Names that are not wordpress.org slugs are listed as WordPress lists them (never looked up).
     assert.deepEqual(slugs(r, 'plugin'), [
       '.dot-mu', 'My_Plugin', 'at-sign', 'bom-plugin', 'cr-only', 'crlf-plugin', 'cut-off', 'folder.php', 'fork', 'hello-dolly', 'latin1', 'linked-plugin',
-      'loader', 'multi', 'no-version', 'noheader', 'php-close', 'same-line', 'shouty', 'single-file', 'tabbed',
+      'loader', 'multi', 'no-version', 'noheader', 'php-close', 'same-line', 'shouty', 'single-file', 'sub', 'tabbed',
       'utf8-name', 'wporg-uri',
     ]);
   });
@@ -60,12 +60,14 @@ describe('scan: workspace walk (edge-case site)', () => {
     assert.equal(find(r, 'plugin', 'fork')!.possibleFork, true);
     assert.equal(find(r, 'plugin', 'wporg-uri')!.possibleFork, undefined);
   });
-  it('mu-plugins: top-level *.php only, header optional, tiny index.php skipped', () => {
+  it('mu-plugins: top-level *.php, header optional, tiny index.php skipped; a sub-folder with a headed file as a loader loads it', () => {
     const n = find(r, 'plugin', 'noheader')!;
     assert.equal(n.name, 'noheader.php');
     assert.deepEqual(n.locations, [{ file: 'wp-content/mu-plugins/noheader.php', line: 1, column: 1, length: 0, source: 'mu-plugin' }]);
     assert.equal(find(r, 'plugin', 'loader')!.locations[0].source, 'mu-plugin');
     assert.equal(find(r, 'plugin', 'inner'), undefined);
+    const sub = find(r, 'plugin', 'sub')!;
+    assert.deepEqual([sub.name, sub.mustUse, sub.locations.map((l) => `${l.file}:${l.source}`)], ['MU Inner', true, ['wp-content/mu-plugins/sub/inner.php:mu-plugin']]);
     assert.equal(find(r, 'plugin', 'index'), undefined);
   });
   it('themes: style.css folders, one level of grouping, parents, block themes', () => {

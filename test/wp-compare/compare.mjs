@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compares our scanner with WordPress core on one wp-content folder.
 //   node test/wp-compare/compare.mjs <wp-content-dir> [--json]
-// Runs wp-list.php (real get_plugins(), get_mu_plugins(), search_theme_directories()) with `php`
+// Runs wp-list.php (real get_plugins(), get_mu_plugins() plus what Bedrock's mu-plugins autoloader adds,
+// search_theme_directories()) with `php`
 // (env PHP_BIN, default "php"; env WP_CORE_DIR, default /usr/share/wordpress) and scanWorkspace()
 // from src/core/scan (TypeScript, loaded through tsx). Exit 0 when they agree, 1 on a mismatch,
 // 2 when the comparison could not run.
@@ -43,6 +44,7 @@ export async function compare(dir) {
   };
   for (const p of wp.plugins) want('plugin', p.slug, p.name, p.version, `plugins/${p.file}`);
   for (const p of wp.muPlugins) want('plugin', p.slug, p.name, p.version, `mu-plugins/${p.file}`);
+  for (const p of wp.muLoaded ?? []) want('plugin', p.slug, p.name, p.version, `mu-plugins/${p.file} (loader)`);
   for (const t of wp.themes) {
     if (t.error === 'theme_no_stylesheet' || t.error === 'theme_not_found') continue; // no style.css: skipped by design
     want('theme', t.slug, t.name, t.version, `themes/${t.stylesheet}/style.css`);
@@ -55,7 +57,10 @@ export async function compare(dir) {
         ? l.source === 'mu-plugin' || (l.source === 'plugin-header' && /^plugins\//.test(l.file))
         : l.source === 'theme-header' && path.posix.basename(path.posix.dirname(l.file)) === c.slug && /^themes\//.test(l.file),
     );
-  const found = new Map(ours.components.filter(onDisk).map((c) => [`${c.kind}:${c.slug}`, c]));
+  // Without a plugins folder WordPress cannot say what a mu-plugins loader adds: our mu-plugins sub-folders are not compared.
+  const muLoaded = (l) => l.source === 'mu-plugin' && /^mu-plugins\/[^/]+\//.test(l.file);
+  const loaderUnknown = (c) => wp.muLoaded === null && c.locations.some(muLoaded) && c.locations.every((l) => l.source !== 'mu-plugin' || muLoaded(l));
+  const found = new Map(ours.components.filter((c) => onDisk(c) && !loaderUnknown(c)).map((c) => [`${c.kind}:${c.slug}`, c]));
   const rejected = new Set(ours.problems.filter((p) => p.slug !== undefined).map((p) => p.slug));
 
   const rows = [];

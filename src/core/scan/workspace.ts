@@ -194,6 +194,22 @@ async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderNa
  * names starting with `.` skipped; symlinked folders followed; a file counts only with a non-empty
  * Plugin Name. Several headed files in one folder are one slug (the folder name, as it is).
  */
+/** One plugin folder as get_plugins() reads it: its headed `*.php` files (none: not a plugin). */
+async function pluginFolder(ctx: Ctx, abs: string, folderName: string): Promise<HeadedFile[]> {
+  // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version without listing the folder
+  // (its other headed files would only add locations of the same slug). Missing or not a plain file: list it.
+  let mainRead = false;
+  if (!ctx.allPluginFiles) {
+    const main = path.join(abs, folderName + '.php');
+    const h = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
+    if (h && !phpEmpty(h['Plugin Name']?.value)) return [{ file: main, headers: h }];
+    mainRead = h !== null; // read, no header: not read again below
+  }
+  const sub = await readDir(ctx, abs);
+  if (!sub) return [];
+  return headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== folderName + '.php') : sub, folderName);
+}
+
 async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
   const entries = await readDir(ctx, dir);
   if (!entries) return;
@@ -202,21 +218,7 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       if (e.name.startsWith('.')) return;
       const abs = path.join(dir, e.name);
       if (await isDirEntry(ctx, dir, e)) {
-        // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version without listing the folder
-        // (its other headed files would only add locations of the same slug). Missing or not a plain file: list it.
-        let mainRead = false;
-        if (!ctx.allPluginFiles) {
-          const main = path.join(abs, e.name + '.php');
-          const h = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
-          if (h && !phpEmpty(h['Plugin Name']?.value)) {
-            addPlugin(ctx, e.name, [{ file: main, headers: h }], e.name + '.php');
-            return;
-          }
-          mainRead = h !== null; // read, no header: not read again below
-        }
-        const sub = await readDir(ctx, abs);
-        if (!sub) return;
-        const headed = await headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== e.name + '.php') : sub, e.name);
+        const headed = await pluginFolder(ctx, abs, e.name);
         if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php');
       } else if (e.name.endsWith('.php')) {
         const h = await readPluginHeaders(ctx, abs, e.isFile());
@@ -232,7 +234,7 @@ function mainFile(headed: HeadedFile[], preferred: string): HeadedFile {
   return headed.find((h) => path.basename(h.file) === preferred) ?? headed[0];
 }
 
-function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: string): void {
+function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: string, mustUse = false): void {
   const main = mainFile(headed, preferred);
   const nameLoc = main.headers['Plugin Name'];
   if (!listable(ctx, slug, main.file, nameLoc, `Plugin "${nameLoc.value}"`)) return;
@@ -241,8 +243,9 @@ function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: stri
     slug,
     name: nameLoc.value,
     version: main.headers['Version']?.value ?? null,
-    locations: headed.map((h) => loc(ctx, h.file, h.headers['Plugin Name'], 'plugin-header')),
+    locations: headed.map((h) => loc(ctx, h.file, h.headers['Plugin Name'], mustUse ? 'mu-plugin' : 'plugin-header')),
   };
+  if (mustUse) c.mustUse = true;
   ctx.components.push(uriFlags(c, main.headers, 'Plugin URI'));
 }
 
@@ -251,16 +254,22 @@ function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: stri
 /**
  * get_mu_plugins(): every top-level entry ending in `.php` (WordPress does not skip `.`-names here),
  * header or not (no header: the file name is the name); `index.php` of at most 30 bytes is skipped.
- * Sub-folders of mu-plugins are NOT read: WordPress core only loads top-level files (loaders such
- * as Bedrock's autoloader load sub-folders, but that is the loader's choice; what Composer installs
- * there is declared in composer.json / composer.lock, which give those components).
+ * Sub-folders: WordPress core does not load them, but sites keep plugins there because a loader does
+ * (Bedrock's autoloader runs get_plugins() on mu-plugins and loads what is in sub-folders; WordCamp's and
+ * VIP's loaders glob them). So a sub-folder with a headed plugin file, read as get_plugins() reads a plugin
+ * folder, is a must-use plugin of the site; a sub-folder without one (a library) is not.
  */
 async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
   const entries = await readDir(ctx, dir);
   if (!entries) return;
   await Promise.all(
     entries.map(async (e) => {
-      if (!e.name.endsWith('.php')) return;
+      if (!e.name.endsWith('.php')) {
+        if (e.name.startsWith('.') || !(await isDirEntry(ctx, dir, e))) return;
+        const headed = await pluginFolder(ctx, path.join(dir, e.name), e.name);
+        if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php', true);
+        return;
+      }
       const abs = path.join(dir, e.name);
       const r = await ctx.fs.withHead(
         abs,
