@@ -137,6 +137,7 @@ describe('scan: content roots and config files', () => {
     put(root, 'composer.lock', JSON.stringify({ packages: [{ name: 'wpackagist-plugin/bedrock-plugin', version: '2.0.1' }] }, null, 2));
     put(root, 'sub/project/composer.json', JSON.stringify({ 'require-dev': { 'wp-theme/sub-theme': '*' } }));
     put(root, '.wp-env.json', JSON.stringify({ plugins: ['./env-plugin'] }));
+    put(root, 'env-plugin/env-plugin.php', pluginPhp('Env Plugin', ' * Version: 0.3.0\n'));
     const r = await scanWorkspace(root);
     assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), [
       'plugin:bedrock-autoloader', 'plugin:bedrock-plugin', 'plugin:custom-plugin', 'plugin:env-plugin', 'plugin:one', 'theme:bedrock-theme', 'theme:sub-theme',
@@ -181,6 +182,29 @@ describe('scan: content roots and config files', () => {
     const r = await scanWorkspace(root);
     assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:query-monitor']);
     assert.deepEqual(r.problems, []);
+  });
+
+  it('.wp-env.json local sources: name and version from their headers; an Update URI elsewhere is not looked up; a path not there yet keeps the entry', async () => {
+    put(root, 'packages/auto-sizes/auto-sizes.php', pluginPhp('Enhanced Responsive Images', ' * Version: 1.3.0\n * Text Domain: auto-sizes\n'));
+    put(root, 'packages/private-tool/main.php', pluginPhp('Private Tool', ' * Update URI: https://example.com/private-tool\n'));
+    put(root, 'tests/test-plugins/fake-log-messages.php', pluginPhp('Fake Log Messages', ' * Version: 1.0.0\n'));
+    put(root, 'theme-src/acme-block/style.css', '/*\nTheme Name: Acme Block\nVersion: 2.1\n*/');
+    put(root, '.wp-env.json', JSON.stringify({
+      plugins: ['./packages/auto-sizes', './packages/private-tool', './build/not-built-yet'],
+      themes: ['./theme-src/acme-block'],
+      mappings: { 'wp-content/mu-plugins/fake-log-messages.php': './tests/test-plugins/fake-log-messages.php' },
+    }, null, 2));
+    const r = await scanWorkspace(root);
+    const show = (slug: string, kind = 'plugin') => {
+      const c = find(r, kind, slug)!;
+      return [c.name, c.version, c.lookup];
+    };
+    assert.deepEqual(show('auto-sizes'), ['Enhanced Responsive Images', '1.3.0', 'yes']);
+    assert.deepEqual(show('private-tool'), ['Private Tool', null, 'update-uri']);
+    assert.deepEqual(show('fake-log-messages'), ['Fake Log Messages', '1.0.0', 'not-from-wordpress-org']);
+    assert.deepEqual(show('acme-block', 'theme'), ['Acme Block', '2.1', 'yes']);
+    assert.deepEqual(show('not-built-yet'), [null, null, 'yes']);
+    assert.deepEqual(r.problems, [], 'a path not built yet is no problem: the entry stands as written');
   });
 
   it('treats the root itself as a content root', async () => {

@@ -37,13 +37,15 @@ export function wordPressOrgUriSlug(uri: string | undefined, kind: ComponentKind
  * - a name that cannot be a wordpress.org slug never is;
  * - a must-use plugin only when something says it is the wordpress.org item (a wordpress.org Plugin URI /
  *   Update URI, or a Composer, .wp-env.json or blueprint declaration);
- * - a component only headers declare, whose Update URI points away from wordpress.org, is not;
+ * - a component only headers (or a .wp-env.json path) declare, whose Update URI points away from wordpress.org, is not;
  * - everything else is.
  */
 export function lookupDecision(c: Pick<DetectedComponent, 'slug' | 'possibleFork' | 'locations' | 'wordpressOrgUri' | 'mustUse'>): LookupDecision {
   if (!isWordPressOrgSlug(c.slug)) return 'not-a-wordpress-org-slug';
   if (c.mustUse === true) return c.wordpressOrgUri === true ? 'yes' : 'not-from-wordpress-org';
-  const declared = c.locations.some((l) => DECLARING.has(l.source));
+  // A .wp-env.json entry names a folder or a download, not a wordpress.org item: a local folder whose Update URI
+  // points away from wordpress.org is not that item, whatever the folder is called.
+  const declared = c.locations.some((l) => DECLARING.has(l.source) && l.source !== 'wp-env');
   if (declared) return 'yes';
   if (c.possibleFork === true) return 'update-uri';
   return 'yes';

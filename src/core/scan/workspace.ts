@@ -594,7 +594,36 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
   // `.` is the plugin or theme in this folder; its slug comes from its headers when it has them.
   const self = /"\.\/?"/.test(text) ? await selfInfo(ctx, dir) : {};
   const folderSlug = selfSlug('plugin', path.basename(dir), {});
-  collect(ctx, file, () => parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug }));
+  let local: ReturnType<typeof parseWpEnv>['local'] = [];
+  collect(ctx, file, () => {
+    const r = parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug });
+    local = r.local;
+    return r;
+  });
+  await Promise.all(local.map((l) => readLocalSource(ctx, dir, l.component, l.path)));
+}
+
+/**
+ * A wp-env source that is a folder or file of this repository (`./plugins/auto-sizes`, a mapped `test-plugin.php`):
+ * its header gives the name and version, and an Update URI elsewhere marks it as not the wordpress.org item, as for
+ * an installed plugin. A path that is not there yet (Composer or a build makes it; wporg-main-2022's
+ * `./source/wp-content/plugins/*`) keeps what the entry says.
+ */
+async function readLocalSource(ctx: Ctx, dir: string, c: DetectedComponent, relPath: string): Promise<void> {
+  const abs = path.resolve(dir, relPath);
+  if (path.relative(ctx.root, abs).startsWith('..')) return; // outside the opened folder: not ours to read
+  let found: { file: string; headers: Record<string, HeaderMatch> } | undefined;
+  if (await ctx.fs.isDirectory(abs)) {
+    const info = await selfInfo(ctx, abs);
+    found = c.kind === 'plugin' ? info.plugin : info.theme;
+  } else if (c.kind === 'plugin' && abs.endsWith('.php') && (await ctx.fs.exists(abs))) {
+    found = (await readPluginHeaders(ctx, abs)) ?? undefined;
+  }
+  if (!found) return;
+  const nameHeader = c.kind === 'plugin' ? 'Plugin Name' : 'Theme Name';
+  c.name = found.headers[nameHeader]?.value || c.name;
+  c.version = found.headers['Version']?.value || c.version;
+  uriFlags(c, found.headers, c.kind === 'plugin' ? 'Plugin URI' : 'Theme URI');
 }
 
 async function readBlueprint(ctx: Ctx, file: string): Promise<void> {

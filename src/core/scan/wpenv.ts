@@ -53,6 +53,13 @@ export function wpEnvSource(source: string, selfSlug?: string): { slug: string; 
   return null;
 }
 
+/** A local source other than `.` (`./x`, `../x`): a path relative to the folder holding .wp-env.json. */
+function localRelativePath(source: string): string | null {
+  const s = source.trim();
+  if (s === '.' || s === './') return null;
+  return /^\.\.?[\\/]/.test(s) ? s : null;
+}
+
 /** The slug alone (see wpEnvSource). */
 export function wpEnvSourceSlug(source: string, selfSlug?: string): string | null {
   return wpEnvSource(source, selfSlug)?.slug ?? null;
@@ -99,12 +106,22 @@ function mappingTarget(key: string): { kind: ComponentKind; slug: string; versio
  * `.wp-env.json` (and `.wp-env.override.json`): plugins, themes, env.<name> overrides and mappings.
  * `self` gives the slug of `.` per kind (the plugin or theme in the folder holding the file; see selfSlug).
  */
-export function parseWpEnv(text: string, file: string, self?: Partial<Record<ComponentKind, string>>): { components: DetectedComponent[]; problems: ScanProblem[] } {
+export function parseWpEnv(
+  text: string,
+  file: string,
+  self?: Partial<Record<ComponentKind, string>>,
+): { components: DetectedComponent[]; problems: ScanProblem[]; local: { component: DetectedComponent; path: string }[] } {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
+  /** Components whose source is a folder or file of this repository: their headers give name and version. */
+  const local: { component: DetectedComponent; path: string }[] = [];
+  const noteLocal = (c: DetectedComponent, value: unknown) => {
+    const p = typeof value === 'string' ? localRelativePath(value) : null;
+    if (p !== null) local.push({ component: c, path: p });
+  };
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
-  if (!root || root.type !== 'object') return { components, problems };
+  if (!root || root.type !== 'object') return { components, problems, local };
 
   const scopes: Node[] = [root];
   const env = child(root, 'env');
@@ -121,7 +138,9 @@ export function parseWpEnv(text: string, file: string, self?: Partial<Record<Com
       for (const item of arr.children ?? []) {
         if (item.type !== 'string' || typeof item.value !== 'string') continue;
         const c = stringAt(item, file, index, kind, wpEnvSource(item.value, self?.[kind]), problems);
-        if (c) components.push(c);
+        if (!c) continue;
+        components.push(c);
+        noteLocal(c, item.value);
       }
     }
     const mappings = child(scope, 'mappings');
@@ -137,8 +156,9 @@ export function parseWpEnv(text: string, file: string, self?: Partial<Record<Com
         const value = prop.children?.[1]?.value;
         if (target.mustUse && !(typeof value === 'string' && /^https?:\/\/downloads\.wordpress\.org\//i.test(value))) c.mustUse = true;
         components.push(c);
+        noteLocal(c, value);
       }
     }
   }
-  return { components, problems };
+  return { components, problems, local };
 }
