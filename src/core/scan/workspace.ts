@@ -432,6 +432,38 @@ async function readSelf(ctx: Ctx, dir: string, given?: Dirent[]): Promise<SelfIn
 /** The repository itself, when it is one plugin (a top-level *.php with Plugin Name) or one theme (style.css with Theme Name). */
 async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
   const self = await selfInfo(ctx, dir, entries);
+  if (self.plugin || self.theme) addSelfInfo(ctx, self);
+  else await addCollection(ctx, dir, entries);
+}
+
+/**
+ * A repository that is a collection (WordPress/community-themes, Automattic/themes: cloned into wp-content/themes;
+ * a folder of plugins cloned into wp-content/plugins): each top-level folder with a headed `style.css`, or a headed
+ * `<folder>/<folder>.php`, is a theme or plugin under development, slugged as `.` is. Only those two files are read
+ * per folder, so a monorepo's `src/` costs nothing; `trunk/`-style folders get their slug from the headers.
+ */
+async function addCollection(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
+  const candidates = entries.filter((e) => !e.name.startsWith('.') && !SKIP_DIRS.has(e.name) && !TEST_DIRS.has(e.name) && !(e.name in ROLE_DIRS) && e.isDirectory());
+  await Promise.all(
+    candidates.map(async (e) => {
+      const sub = path.join(dir, e.name);
+      const out: SelfInfo = {};
+      const style = path.join(sub, 'style.css');
+      const th = await ctx.fs.withHead(style, (buf) => (buf ? parseFileHeaderLocations(buf, THEME_HEADER_NAMES, 'Theme Name') : null));
+      if (th && !phpEmpty(th['Theme Name']?.value)) {
+        out.theme = { slug: selfSlug('theme', e.name, { uri: th['Theme URI']?.value, updateUri: th['Update URI']?.value, textDomain: th['Text Domain']?.value }), file: style, headers: th };
+      }
+      const main = path.join(sub, e.name + '.php');
+      const ph = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
+      if (ph && !phpEmpty(ph['Plugin Name']?.value)) {
+        out.plugin = { slug: selfSlug('plugin', e.name, { uri: ph['Plugin URI']?.value, updateUri: ph['Update URI']?.value, textDomain: ph['Text Domain']?.value }), file: main, headers: ph };
+      }
+      addSelfInfo(ctx, out);
+    }),
+  );
+}
+
+function addSelfInfo(ctx: Ctx, self: SelfInfo): void {
   if (self.plugin && listable(ctx, self.plugin.slug, self.plugin.file, undefined, 'Plugin')) {
     const h = self.plugin.headers;
     const c: DetectedComponent = {
