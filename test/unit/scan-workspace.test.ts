@@ -226,6 +226,20 @@ describe('scan: content roots and config files', () => {
     assert.deepEqual(r.problems, []);
   });
 
+  it('.wp-env.json mapping a whole mu-plugins or themes folder: what it holds is listed; a root mapped so is not one plugin', async () => {
+    put(root, '000-init.php', pluginPhp('Init'));
+    put(root, 'helpers.php', '<?php\nfunction h() {}\n');
+    put(root, 'search/search.php', pluginPhp('Search', ' * Version: 0.1.0\n'));
+    put(root, 'e2e/themes/fixture-theme/style.css', '/*\nTheme Name: Fixture Theme\n*/');
+    put(root, '.wp-env.json', JSON.stringify({ mappings: { 'wp-content/mu-plugins': '.', '/wp-content/themes': './e2e/themes/' } }, null, 2));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}:${c.lookup}`), [
+      'plugin:000-init:not-from-wordpress-org', 'plugin:helpers:not-from-wordpress-org', 'plugin:search:not-from-wordpress-org', 'theme:fixture-theme:yes',
+    ]);
+    assert.equal(find(r, 'plugin', 'search')!.version, '0.1.0');
+    assert.deepEqual(r.problems, []);
+  });
+
   it('treats the root itself as a content root', async () => {
     put(root, 'plugins/p/p.php', pluginPhp('P'));
     put(root, 'themes/t/style.css', '/*\nTheme Name: T\n*/');

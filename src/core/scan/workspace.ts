@@ -69,6 +69,10 @@ interface Ctx {
   /** Child themes' `Template:` lines, resolved once every theme is known. */
   parents: { child: DetectedComponent; parent: string; location: ComponentLocation }[];
   selfCache: Map<string, Promise<SelfInfo>>;
+  /** The root is mapped by a .wp-env.json as a whole plugins/mu-plugins/themes folder (Automattic/vip-go-mu-plugins). */
+  rootMounted?: boolean;
+  /** What the root itself was taken for (a plugin or theme under development), dropped when it is mounted instead. */
+  rootSelf: DetectedComponent[];
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -432,7 +436,7 @@ async function readSelf(ctx: Ctx, dir: string, given?: Dirent[]): Promise<SelfIn
 /** The repository itself, when it is one plugin (a top-level *.php with Plugin Name) or one theme (style.css with Theme Name). */
 async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
   const self = await selfInfo(ctx, dir, entries);
-  if (self.plugin || self.theme) addSelfInfo(ctx, self);
+  if (self.plugin || self.theme) ctx.rootSelf.push(...addSelfInfo(ctx, self));
   else await addCollection(ctx, dir, entries);
 }
 
@@ -463,7 +467,8 @@ async function addCollection(ctx: Ctx, dir: string, entries: Dirent[]): Promise<
   );
 }
 
-function addSelfInfo(ctx: Ctx, self: SelfInfo): void {
+function addSelfInfo(ctx: Ctx, self: SelfInfo): DetectedComponent[] {
+  const added: DetectedComponent[] = [];
   if (self.plugin && listable(ctx, self.plugin.slug, self.plugin.file, undefined, 'Plugin')) {
     const h = self.plugin.headers;
     const c: DetectedComponent = {
@@ -474,6 +479,7 @@ function addSelfInfo(ctx: Ctx, self: SelfInfo): void {
       locations: [loc(ctx, self.plugin.file, h['Plugin Name'], 'plugin-header')],
     };
     ctx.components.push(uriFlags(c, h, 'Plugin URI'));
+    added.push(c);
   }
   if (self.theme && listable(ctx, self.theme.slug, self.theme.file, undefined, 'Theme')) {
     const h = self.theme.headers;
@@ -495,7 +501,9 @@ function addSelfInfo(ctx: Ctx, self: SelfInfo): void {
       }
     }
     ctx.components.push(c);
+    added.push(c);
   }
+  return added;
 }
 
 // ---- content roots and the walk ----------------------------------------------------------------
@@ -627,11 +635,20 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
   const self = /"\.\/?"/.test(text) ? await selfInfo(ctx, dir) : {};
   const folderSlug = selfSlug('plugin', path.basename(dir), {});
   let local: ReturnType<typeof parseWpEnv>['local'] = [];
+  let mounts: ReturnType<typeof parseWpEnv>['mounts'] = [];
   collect(ctx, file, () => {
     const r = parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug });
     local = r.local;
+    mounts = r.mounts;
     return r;
   });
+  // `"wp-content/mu-plugins": "./e2e/mu-plugins"`: that folder is scanned as WordPress's own (after the walk).
+  for (const m of mounts) {
+    const abs = path.resolve(dir, m.path);
+    if (path.relative(ctx.root, abs).startsWith('..')) continue; // outside the opened folder: not ours to read
+    ctx.installerTargets.push({ dir: abs, role: m.role });
+    if (abs === ctx.root) ctx.rootMounted = true;
+  }
   await Promise.all(local.map((l) => readLocalSource(ctx, dir, l.component, l.path)));
 }
 
@@ -720,6 +737,7 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     installerTargets: [],
     parents: [],
     selfCache: new Map(),
+    rootSelf: [],
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   return ctx;
@@ -758,6 +776,8 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   // extra.installer-paths targets (relative to each composer.json).
   await Promise.all(ctx.installerTargets.map((t) => scanRoleDir(ctx, t.dir, t.role)));
   checkAbort(ctx);
+  // A root that wp-env mounts as mu-plugins is that folder, not one plugin named after the checkout.
+  if (ctx.rootMounted) ctx.components = ctx.components.filter((c) => !ctx.rootSelf.includes(c));
   addParents(ctx);
 
   return {

@@ -102,6 +102,13 @@ function mappingTarget(key: string): { kind: ComponentKind; slug: string; versio
   return null;
 }
 
+/** A mapping key that is a whole WordPress folder (`wp-content/mu-plugins`, `/wp-content/plugins`, `wp-content/themes`). */
+function mountedRole(key: string): 'plugins' | 'mu-plugins' | 'themes' | null {
+  const parts = key.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.length !== 2 || parts[0] !== 'wp-content') return null;
+  return parts[1] === 'plugins' || parts[1] === 'mu-plugins' || parts[1] === 'themes' ? parts[1] : null;
+}
+
 /**
  * `.wp-env.json` (and `.wp-env.override.json`): plugins, themes, env.<name> overrides and mappings.
  * `self` gives the slug of `.` per kind (the plugin or theme in the folder holding the file; see selfSlug).
@@ -110,18 +117,25 @@ export function parseWpEnv(
   text: string,
   file: string,
   self?: Partial<Record<ComponentKind, string>>,
-): { components: DetectedComponent[]; problems: ScanProblem[]; local: { component: DetectedComponent; path: string }[] } {
+): {
+  components: DetectedComponent[];
+  problems: ScanProblem[];
+  local: { component: DetectedComponent; path: string }[];
+  /** Local folders mapped as a whole plugins, mu-plugins or themes folder: what they hold is the site's. */
+  mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[];
+} {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
   /** Components whose source is a folder or file of this repository: their headers give name and version. */
   const local: { component: DetectedComponent; path: string }[] = [];
+  const mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[] = [];
   const noteLocal = (c: DetectedComponent, value: unknown) => {
     const p = typeof value === 'string' ? localRelativePath(value) : null;
     if (p !== null) local.push({ component: c, path: p });
   };
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
-  if (!root || root.type !== 'object') return { components, problems, local };
+  if (!root || root.type !== 'object') return { components, problems, local, mounts };
 
   const scopes: Node[] = [root];
   const env = child(root, 'env');
@@ -148,6 +162,13 @@ export function parseWpEnv(
       for (const prop of mappings.children ?? []) {
         const k = prop.children?.[0];
         if (!k || typeof k.value !== 'string') continue;
+        const role = mountedRole(k.value);
+        const mounted = prop.children?.[1]?.value;
+        if (role && typeof mounted === 'string') {
+          const p = mounted.trim() === '.' || mounted.trim() === './' ? '.' : localRelativePath(mounted);
+          if (p !== null) mounts.push({ role, path: p });
+          continue;
+        }
         const target = mappingTarget(k.value);
         if (!target) continue;
         const c = stringAt(k, file, index, target.kind, target, problems);
@@ -160,5 +181,5 @@ export function parseWpEnv(
       }
     }
   }
-  return { components, problems, local };
+  return { components, problems, local, mounts };
 }
