@@ -89,6 +89,25 @@ describe('API client', () => {
     assert.deepEqual([client.sent.lookups, client.sent.me], [2, 1], 'the third lookup is not sent');
   });
 
+  it('a wrong address costs at most the lookups already in flight: queued lookups wait for /me, which goes first', async () => {
+    server.handle((req, res) => setTimeout(() => json(res, 404, {}), 5));
+    make({ concurrency: 4 });
+    const slugs = Array.from({ length: 40 }, (_, i) => `p${i}`);
+    const errs = await Promise.all(slugs.map((s) => rejection(client.lookup('plugin', s))));
+    assert.ok(errs.every((e) => e.kind === 'wrong-address'));
+    assert.equal(client.sent.me, 1);
+    assert.ok(client.sent.lookups <= 4, `lookups sent: ${client.sent.lookups} (at most the 4 in flight)`);
+    assert.ok(server.requests.findIndex((r) => r.path.endsWith('/me')) <= 4, '/me is not queued behind the other 36');
+  });
+
+  it('a working API whose first answers are 404s: the queue waits once for /me, then every lookup is sent', async () => {
+    server.handle((req, res) => setTimeout(() => (req.url!.endsWith('/me') ? json(res, 200, { tier: 'pro', quota: 500000, used: 3 }) : json(res, 404, {})), 5));
+    make({ concurrency: 4 });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.lookup('plugin', `p${i}`)));
+    assert.ok(answers.every((a) => a.state === 'not-in-dataset'));
+    assert.deepEqual([client.sent.lookups, client.sent.me], [20, 1]);
+  });
+
   it('a /me that answers something other than an account marks the address wrong; a /me that times out does not', async () => {
     server.handle((req, res) => (req.url!.endsWith('/me') ? (res.writeHead(200, { 'content-type': 'text/html' }), res.end('<html>hello</html>')) : json(res, 404, {})));
     make();

@@ -63,8 +63,9 @@ class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly limit: number) {}
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** `first`: ahead of everything waiting (/me, which lookups may be waiting on). */
+  async acquire(first = false): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
     this.active++;
     return () => {
       this.active--;
@@ -191,6 +192,13 @@ export class BenchClient {
   private async confirmAddress(): Promise<void> {
     if (this.address === 'confirmed') return;
     if (this.address === 'wrong') throw errors.wrongAddress();
+    this.startAddressCheck();
+    await this.address;
+    if (this.addressIsWrong()) throw errors.wrongAddress();
+  }
+
+  /** Starts the /me check once; called before the 404's slot is released, so no queued lookup slips past it. */
+  private startAddressCheck(): void {
     if (this.address === 'unknown') {
       const check: Promise<void> = this.me().then(
         () => undefined,
@@ -204,8 +212,6 @@ export class BenchClient {
       );
       this.address = check;
     }
-    await this.address;
-    if (this.addressIsWrong()) throw errors.wrongAddress();
   }
 
   private dedupe<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -259,7 +265,14 @@ export class BenchClient {
   }
 
   private async sendOnce(path: string, key: string, counted: boolean): Promise<HttpResponse> {
-    const release = await this.semaphore.acquire();
+    let release = await this.semaphore.acquire(!counted);
+    // A lookup that gets its slot while the address is being checked waits for the answer (and gives the slot to
+    // /me): a wrong address then costs at most the lookups already in flight, not the whole queue.
+    while (counted && this.address instanceof Promise) {
+      release();
+      await this.address;
+      release = await this.semaphore.acquire();
+    }
     // Checked after the wait for a slot: a 429 or 401 that arrived meanwhile stops the queued requests too.
     try {
       this.assertMaySend(key, counted);
@@ -311,6 +324,7 @@ export class BenchClient {
           }
           continue;
         }
+        if (counted && res.status === 404) this.startAddressCheck();
         return this.check(res, key);
       }
     } finally {
