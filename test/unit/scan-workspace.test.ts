@@ -240,6 +240,42 @@ describe('scan: content roots and config files', () => {
     assert.deepEqual(r.problems, []);
   });
 
+  it('a root mapped as mu-plugins with only folder plugins: they stay must-use (not looked up), not a collection', async () => {
+    put(root, 'loader.php', '<?php\nforeach (glob(__DIR__ . "/*/*.php") as $f) require $f;\n');
+    put(root, 'foo/foo.php', pluginPhp('Foo', ' * Version: 1.0\n'));
+    put(root, 'bar/bar.php', pluginPhp('Bar'));
+    put(root, '.wp-env.json', JSON.stringify({ mappings: { 'wp-content/mu-plugins': '.' } }));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.slug}:${c.mustUse === true}:${c.lookup}`), [
+      'bar:true:not-from-wordpress-org', 'foo:true:not-from-wordpress-org', 'loader:true:not-from-wordpress-org',
+    ]);
+  });
+
+  it('a plugins/+themes/ folder linking to role folders scanned elsewhere is not walked into the plugins (no phantom from their composer.json)', async () => {
+    put(root, 'wp-content/plugins/foo/foo.php', pluginPhp('Foo'));
+    put(root, 'wp-content/plugins/foo/composer.json', JSON.stringify({ 'require-dev': { 'wpackagist-plugin/query-monitor': '*' } }));
+    put(root, 'wp-content/themes/t1/style.css', '/*\nTheme Name: T1\n*/');
+    for (const deep of ['public', 'a/b/c/public']) {
+      fs.mkdirSync(path.join(root, deep), { recursive: true });
+      for (const role of ['plugins', 'themes']) fs.symlinkSync(path.join(root, 'wp-content', role), path.join(root, deep, role));
+    }
+    for (const io of ['sliced', 'async'] as const) {
+      const r = await scanWorkspace(root, { io });
+      assert.deepEqual(r.components.map((c) => `${c.kind}:${c.slug}`), ['plugin:foo', 'theme:t1'], io);
+      assert.equal(find(r, 'plugin', 'foo')!.locations.length, 1, io);
+    }
+  });
+
+  it('a folder that is not a content root still says which file could not be read', async () => {
+    put(root, 'site/themes/.keep', '');
+    fs.mkdirSync(path.join(root, 'site/plugins'), { recursive: true });
+    fs.symlinkSync('/nonexistent/x.php', path.join(root, 'site/plugins/broken.php'));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components, []);
+    assert.equal(r.problems.length, 1);
+    assert.match(r.problems[0].message, /broken\.php could not be read/);
+  });
+
   it('treats the root itself as a content root', async () => {
     put(root, 'plugins/p/p.php', pluginPhp('P'));
     put(root, 'themes/t/style.css', '/*\nTheme Name: T\n*/');

@@ -69,6 +69,8 @@ interface Ctx {
   /** Child themes' `Template:` lines, resolved once every theme is known. */
   parents: { child: DetectedComponent; parent: string; location: ComponentLocation }[];
   selfCache: Map<string, Promise<SelfInfo>>;
+  /** In a tentative content root: how many of its role folders were already scanned through another path. */
+  alreadyScanned?: { count: number };
   /** The root is mapped by a .wp-env.json as a whole plugins/mu-plugins/themes folder (Automattic/vip-go-mu-plugins). */
   rootMounted?: boolean;
   /** What the root itself was taken for (a plugin or theme under development), dropped when it is mounted instead. */
@@ -437,7 +439,7 @@ async function readSelf(ctx: Ctx, dir: string, given?: Dirent[]): Promise<SelfIn
 async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
   const self = await selfInfo(ctx, dir, entries);
   if (self.plugin || self.theme) ctx.rootSelf.push(...addSelfInfo(ctx, self));
-  else await addCollection(ctx, dir, entries);
+  else ctx.rootSelf.push(...(await addCollection(ctx, dir, entries)));
 }
 
 /**
@@ -446,7 +448,8 @@ async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> 
  * `<folder>/<folder>.php`, is a theme or plugin under development, slugged as `.` is. Only those two files are read
  * per folder, so a monorepo's `src/` costs nothing; `trunk/`-style folders get their slug from the headers.
  */
-async function addCollection(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
+async function addCollection(ctx: Ctx, dir: string, entries: Dirent[]): Promise<DetectedComponent[]> {
+  const added: DetectedComponent[] = [];
   const candidates = entries.filter((e) => !e.name.startsWith('.') && !SKIP_DIRS.has(e.name) && !TEST_DIRS.has(e.name) && !(e.name in ROLE_DIRS) && e.isDirectory());
   await Promise.all(
     candidates.map(async (e) => {
@@ -462,9 +465,10 @@ async function addCollection(ctx: Ctx, dir: string, entries: Dirent[]): Promise<
       if (ph && !phpEmpty(ph['Plugin Name']?.value)) {
         out.plugin = { slug: selfSlug('plugin', e.name, { uri: ph['Plugin URI']?.value, updateUri: ph['Update URI']?.value, textDomain: ph['Text Domain']?.value }), file: main, headers: ph };
       }
-      addSelfInfo(ctx, out);
+      added.push(...addSelfInfo(ctx, out));
     }),
   );
+  return added;
 }
 
 function addSelfInfo(ctx: Ctx, self: SelfInfo): DetectedComponent[] {
@@ -510,7 +514,11 @@ function addSelfInfo(ctx: Ctx, self: SelfInfo): DetectedComponent[] {
 
 async function scanRoleDir(ctx: Ctx, dir: string, role: Role): Promise<void> {
   const real = await ctx.fs.realpath(dir);
-  if (!real || ctx.roleDirs.has(real)) return;
+  if (!real) return;
+  if (ctx.roleDirs.has(real)) {
+    if (ctx.alreadyScanned) ctx.alreadyScanned.count++;
+    return;
+  }
   ctx.roleDirs.add(real);
   if (role === 'plugins') await scanPluginsDir(ctx, dir);
   else if (role === 'mu-plugins') await scanMuPluginsDir(ctx, dir);
@@ -565,14 +573,15 @@ function coreDirsOf(entries: Dirent[]): ReadonlySet<string> {
  * findings, kept when it found a component.
  */
 async function tentativeContentRoot(ctx: Ctx, dir: string, entries: Dirent[]): Promise<boolean> {
-  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], roleDirs: new Set(ctx.roleDirs) };
+  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], alreadyScanned: { count: 0 } };
   await scanContentRoot(trial, dir, entries);
-  if (!trial.components.length) return false;
-  for (const d of trial.roleDirs) ctx.roleDirs.add(d);
-  ctx.components.push(...trial.components);
-  ctx.problems.push(...trial.problems);
   ctx.parents.push(...trial.parents);
-  return true;
+  ctx.components.push(...trial.components);
+  // A role folder scanned elsewhere (the same real folder reached through a symlink) proves it as well.
+  const proven = trial.components.length > 0 || trial.alreadyScanned!.count > 0;
+  // Not a content root: its "broken theme" notes are noise, but a file that could not be read is still said.
+  ctx.problems.push(...(proven ? trial.problems : trial.problems.filter((p) => p.severity !== 'info')));
+  return proven;
 }
 
 async function readConfig(ctx: Ctx, file: string): Promise<string | null> {
