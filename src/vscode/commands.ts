@@ -124,6 +124,11 @@ export function registerCommands(
       const choice = await ui.confirm(vscode.l10n.t('Change the WP Bench API address to {0}? Lookups, and your key once you allow it, would go there.', url || vscode.l10n.t('(none)')), change);
       if (choice !== change) return undefined;
     }
+    // The same address again changes no setting (no new client): a "not a WP Bench API" verdict is checked anew.
+    if (url === bench.config.apiUrl) {
+      bench.recheckAddress();
+      await bench.rescan();
+    }
     await vscode.workspace.getConfiguration('wpBench').update('apiUrl', url, vscode.ConfigurationTarget.Global);
     return url;
   });
@@ -158,6 +163,7 @@ export function registerCommands(
 
   register('wpBench.refresh', async (arg) => {
     const ref = refOf(arg);
+    bench.recheckAddress();
     if (ref) return bench.lookupOne(ref.kind, ref.slug, true);
     await bench.rescan();
     return bench.components.length;

@@ -263,6 +263,13 @@ describe('workspace session', () => {
     await idle(s);
     assert.equal(api.sent.length, sent, 'nothing more is sent to a wrong address');
     assert.deepEqual(host.errors.filter((e) => /not a WP Bench API/.test(e)).length, 1, host.errors.join('\n'));
+    // Refresh after the server was fixed: checked anew, answers arrive.
+    api.reply = (p) => (p.endsWith('/me') ? { status: 200, body: { tier: 'pro', quota: 10, used: 1 } } : { status: 200, body: sampleBody({ slug: p.split('/').pop() }) });
+    s.recheckAddress();
+    await s.rescan();
+    await idle(s);
+    assert.equal(s.outcome('plugin', 'akismet')?.result?.state, 'benchmarked');
+    assert.ok(slugs.every((slug) => s.outcome('plugin', slug)?.error === undefined));
     s.dispose();
   });
 

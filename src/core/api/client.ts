@@ -185,6 +185,11 @@ export class BenchClient {
    */
   private address: 'unknown' | 'confirmed' | 'wrong' | Promise<void> = 'unknown';
 
+  /** The user asked again (Refresh, the same address set again): a "wrong address" verdict is checked anew. */
+  recheckAddress(): void {
+    if (this.address === 'wrong') this.address = 'unknown';
+  }
+
   private addressIsWrong(): boolean {
     return this.address === 'wrong';
   }

@@ -403,6 +403,12 @@ export class WorkspaceSession extends DisposableStore {
    * its lookups run, it cancels the scan in progress and schedules exactly one more run; the promise resolves
    * when no run is left.
    */
+  /** Refresh or the same address set again: an address found wrong is checked anew (and said again if still wrong). */
+  recheckAddress(): void {
+    this.client?.recheckAddress();
+    this.notified.wrongAddress = false;
+  }
+
   rescan(): Promise<void> {
     this.rescanQueued = true;
     this.scanAbort?.abort();
