@@ -176,6 +176,8 @@ export function siteTotal(outcomes: (LookupOutcome | undefined)[]): SiteTotal {
 }
 
 export function siteTotalLine(t: ContextTotal): string {
+  // "+0 ms" would read as "costs nothing" when nothing was measured (all failed, unknown or not measured).
+  if (t.measured === 0) return t.notMeasured ? l10n.t('no measurement ({0} not measured)', t.notMeasured) : l10n.t('no measurement');
   const base = l10n.t('+{0} TTFB · +{1} · +{2} queries', formatMs(t.ttfbDeltaMs), formatMemoryKb(t.memoryDeltaKb), formatCount(t.queriesDelta));
   return t.notMeasured ? l10n.t('{0} ({1} not measured)', base, t.notMeasured) : base;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseRecord } from '../../src/core/api/record';
 import type { LookupOutcome } from '../../src/core/lookupService';
-import { accessibleSummary, escapeHtml, escapeMarkdown, hoverMarkdown, lookupHtml, markdownLinkTarget, siteTotal, compareWorstFirst } from '../../src/core/present';
+import { accessibleSummary, escapeHtml, escapeMarkdown, hoverMarkdown, lookupHtml, markdownLinkTarget, siteTotal, siteTotalLine, compareWorstFirst } from '../../src/core/present';
 import { isWorseThan, formatMemoryKb } from '../../src/core/format';
 import { sampleBody } from './helpers/samples';
 
@@ -71,6 +71,15 @@ describe('presentation', () => {
     assert.equal(t.contexts.admin.notMeasured, 1);
     assert.equal(t.benchmarked, 2);
     assert.equal(t.unknown, 1);
+  });
+
+  it('a site total with nothing measured says so instead of "+0 ms" (every lookup failed, or nothing benchmarked)', () => {
+    const none = siteTotal([undefined, undefined]);
+    assert.equal(siteTotalLine(none.contexts.homepage), 'no measurement');
+    const onlyNull = siteTotal([outcome({ slug: 'a', contexts: { activation: null, homepage: null, admin: null } })]);
+    assert.equal(siteTotalLine(onlyNull.contexts.admin), 'no measurement (1 not measured)');
+    const some = siteTotal([outcome({ slug: 'b' })]);
+    assert.match(siteTotalLine(some.contexts.activation), /^\+[\d.]+ ms TTFB · \+/);
   });
 
   it('sorts worst first, ungraded last', () => {
