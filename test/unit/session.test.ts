@@ -273,6 +273,29 @@ describe('workspace session', () => {
     s.dispose();
   });
 
+  it('8e. a key change reported twice (command, then the secret store) keeps the quota the lookups reported since', async () => {
+    const api = fakeApi();
+    let counted = 0;
+    api.reply = (p) =>
+      p.endsWith('/me')
+        ? { status: 200, body: { tier: 'pro', quota: 500000, used: counted } }
+        : { status: 200, body: sampleBody({ slug: p.split('/').pop() }), headers: { 'x-ratelimit-limit': '500000', 'x-ratelimit-remaining': String(500000 - ++counted) } };
+    let t = Date.UTC(2026, 10, 24);
+    const { host, sessionHost } = fakeHost(api, { slugs: ['akismet', 'jetpack'], now: () => (t += 1000) });
+    const s = await started(sessionHost);
+    host.key = 'wpb_test_key_2';
+    assert.equal((await s.validateKey('wpb_test_key_2')).used, 0);
+    await s.onKeyChanged(); // "Set API Key"
+    await s.rescan();
+    await idle(s);
+    assert.equal(s.quota?.used, 2);
+    await s.onKeyChanged(); // the secret store's change event for the same key, after the lookups
+    await idle(s);
+    assert.equal(s.quota?.used, 2, 'not the validation-time 0 again');
+    assert.equal(api.sent.length, 2, 'and no request for it');
+    s.dispose();
+  });
+
   it('8c. a failed lookup is remembered for 10 minutes per slug', async () => {
     const api = fakeApi();
     let now = Date.parse('2026-11-23T12:00:00Z');

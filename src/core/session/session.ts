@@ -116,7 +116,7 @@ export class WorkspaceSession extends DisposableStore {
   readonly onDidChangeQuota = this.quotaChanged.event;
   private quotaSnapshot: QuotaSnapshot | undefined;
   private account: AccountInfo | undefined;
-  private validatedAccount: { key: string; account: AccountInfo } | undefined;
+  private validatedAccount: { key: string; account: AccountInfo; at: number } | undefined;
   private hasKeyValue = false;
   private untrustedConsent = false;
   /** Prompts on screen, and prompts the user dismissed (not asked again in this session). */
@@ -307,6 +307,8 @@ export class WorkspaceSession extends DisposableStore {
   }
 
   private keyChange: { key: string | undefined; done: Promise<void> } | undefined;
+  /** The key the last key change was applied for: a second report of the same key keeps newer quota figures. */
+  private appliedKey: string | undefined;
 
   private async applyKeyChange(): Promise<void> {
     this.notified.authKind = '';
@@ -314,11 +316,19 @@ export class WorkspaceSession extends DisposableStore {
     await this.guard.keyChanged();
     await this.refreshKeyState();
     const validated = this.validatedAccount;
+    const previous = this.quotaSnapshot;
     this.rebuildClient();
-    // The /me answer that validated this key is still true: no second /me.
-    if (validated && validated.key === (await this.host.getKey())) {
-      this.account = validated.account;
-      this.quotaSnapshot = { limit: validated.account.limit, used: validated.account.used, remaining: validated.account.remaining, resetAt: validated.account.resetAt, tier: validated.account.tier, observedAt: this.now() };
+    // The /me answer that validated this key is still true: no second /me. But when this key change is reported a
+    // second time (the command, then the secret store's event), lookups may have run since: their rate-limit headers
+    // are newer than the validation and stay (a late second run showed "0 / 500,000" after 13 lookups).
+    const key = await this.host.getKey();
+    const again = this.appliedKey === key;
+    this.appliedKey = key;
+    if (validated && validated.key === key) {
+      const a = validated.account;
+      const newer = again && previous && previous.observedAt > validated.at ? previous : undefined;
+      this.account = a;
+      this.quotaSnapshot = newer ?? { limit: a.limit, used: a.used, remaining: a.remaining, resetAt: a.resetAt, tier: a.tier, observedAt: validated.at };
       this.quotaChanged.fire();
     }
     await this.lookupAll();
@@ -375,7 +385,7 @@ export class WorkspaceSession extends DisposableStore {
     });
     try {
       const account = await probe.me();
-      this.validatedAccount = { key, account };
+      this.validatedAccount = { key, account, at: this.now() };
       return account;
     } finally {
       void probe.dispose();
