@@ -377,6 +377,8 @@ function workbenchUrl(baseUrl, port, { workspace, extensionDevelopmentPath, exte
 // VS Code server sets from --enable-smoke-test-driver, an option code-server does not accept. The page
 // reads that configuration from a <meta> attribute: this init script (run before any page script) adds
 // the flag as the attribute is read. Older workbenches honour the payload anyway and ignore the flag.
+// Side effect on the newest: with the flag the workbench shows no notification toasts (only the centre has them),
+// so tests read notifications in the notification centre; users (no flag) get toasts as usual.
 function enableDevelopmentPayload() {
   const get = Element.prototype.getAttribute;
   Element.prototype.getAttribute = function (name) {
