@@ -276,6 +276,17 @@ describe('scan: content roots and config files', () => {
     assert.match(r.problems[0].message, /broken\.php could not be read/);
   });
 
+  it('the root\'s .wp-env.json installing "." under a name gives the root that slug (WordPress/performance: not the Text Domain of a real plugin beside it)', async () => {
+    put(root, 'performance.php', pluginPhp('Performance monorepo (not a real plugin)', ' * Text Domain: performance-lab\n'));
+    put(root, 'plugins/performance-lab/load.php', pluginPhp('Performance Lab', ' * Version: 3.5.1\n * Text Domain: performance-lab\n'));
+    put(root, '.wp-env.json', JSON.stringify({ plugins: ['./plugins/performance-lab'], mappings: { '/wp-content/plugins/performance': '.' } }, null, 2));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => `${c.slug}|${c.name}|${c.version ?? '-'}`), [
+      'performance|Performance monorepo (not a real plugin)|-',
+      'performance-lab|Performance Lab|3.5.1',
+    ]);
+  });
+
   it('treats the root itself as a content root', async () => {
     put(root, 'plugins/p/p.php', pluginPhp('P'));
     put(root, 'themes/t/style.css', '/*\nTheme Name: T\n*/');

@@ -75,6 +75,8 @@ interface Ctx {
   rootMounted?: boolean;
   /** What the root itself was taken for (a plugin or theme under development), dropped when it is mounted instead. */
   rootSelf: DetectedComponent[];
+  /** The root's .wp-env.json installs "." under these names (`"wp-content/plugins/performance": "."`). */
+  rootInstalls: { kind: ComponentKind; slug: string }[];
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -649,6 +651,7 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
     const r = parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug });
     local = r.local;
     mounts = r.mounts;
+    if (dir === ctx.root) ctx.rootInstalls.push(...r.selfInstalls);
     return r;
   });
   // `"wp-content/mu-plugins": "./e2e/mu-plugins"`: that folder is scanned as WordPress's own (after the walk).
@@ -747,6 +750,7 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     parents: [],
     selfCache: new Map(),
     rootSelf: [],
+    rootInstalls: [],
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   return ctx;
@@ -787,6 +791,12 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   checkAbort(ctx);
   // A root that wp-env mounts as mu-plugins is that folder, not one plugin named after the checkout.
   if (ctx.rootMounted) ctx.components = ctx.components.filter((c) => !ctx.rootSelf.includes(c));
+  // The root's own .wp-env.json says under which folder name WordPress sees it: that is its slug, stronger than a
+  // Text Domain (WordPress/performance: the monorepo header's Text Domain is performance-lab, a real plugin beside it).
+  for (const c of ctx.rootSelf) {
+    const names = ctx.rootInstalls.filter((i) => i.kind === c.kind);
+    if (names.length === 1) c.slug = names[0].slug;
+  }
   addParents(ctx);
 
   return {

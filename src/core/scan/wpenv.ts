@@ -123,19 +123,22 @@ export function parseWpEnv(
   local: { component: DetectedComponent; path: string }[];
   /** Local folders mapped as a whole plugins, mu-plugins or themes folder: what they hold is the site's. */
   mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[];
+  /** `"wp-content/plugins/NAME": "."`: the folder holding the file is installed as NAME (its slug in WordPress). */
+  selfInstalls: { kind: ComponentKind; slug: string }[];
 } {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
   /** Components whose source is a folder or file of this repository: their headers give name and version. */
   const local: { component: DetectedComponent; path: string }[] = [];
   const mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[] = [];
+  const selfInstalls: { kind: ComponentKind; slug: string }[] = [];
   const noteLocal = (c: DetectedComponent, value: unknown) => {
     const p = typeof value === 'string' ? localRelativePath(value) : null;
     if (p !== null) local.push({ component: c, path: p });
   };
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
-  if (!root || root.type !== 'object') return { components, problems, local, mounts };
+  if (!root || root.type !== 'object') return { components, problems, local, mounts, selfInstalls };
 
   const scopes: Node[] = [root];
   const env = child(root, 'env');
@@ -178,8 +181,9 @@ export function parseWpEnv(
         if (target.mustUse && !(typeof value === 'string' && /^https?:\/\/downloads\.wordpress\.org\//i.test(value))) c.mustUse = true;
         components.push(c);
         noteLocal(c, value);
+        if (typeof value === 'string' && (value.trim() === '.' || value.trim() === './') && !target.mustUse) selfInstalls.push({ kind: c.kind, slug: c.slug });
       }
     }
   }
-  return { components, problems, local, mounts };
+  return { components, problems, local, mounts, selfInstalls };
 }
