@@ -279,12 +279,31 @@ describe('scan: content roots and config files', () => {
   it('the root\'s .wp-env.json installing "." under a name gives the root that slug (WordPress/performance: not the Text Domain of a real plugin beside it)', async () => {
     put(root, 'performance.php', pluginPhp('Performance monorepo (not a real plugin)', ' * Text Domain: performance-lab\n'));
     put(root, 'plugins/performance-lab/load.php', pluginPhp('Performance Lab', ' * Version: 3.5.1\n * Text Domain: performance-lab\n'));
-    put(root, '.wp-env.json', JSON.stringify({ plugins: ['./plugins/performance-lab'], mappings: { '/wp-content/plugins/performance': '.' } }, null, 2));
+    const mappings = { '/wp-content/plugins/performance': '.' };
+    put(root, '.wp-env.json', JSON.stringify({ plugins: ['.', './plugins/performance-lab'], mappings, env: { tests: { mappings } } }, null, 2));
     const r = await scanWorkspace(root);
     assert.deepEqual(r.components.map((c) => `${c.slug}|${c.name}|${c.version ?? '-'}`), [
       'performance|Performance monorepo (not a real plugin)|-',
       'performance-lab|Performance Lab|3.5.1',
     ]);
+    assert.deepEqual(find(r, 'plugin', 'performance')!.locations.map((l) => `${l.file}:${l.line}`), ['.wp-env.json:3', '.wp-env.json:7', '.wp-env.json:12', 'performance.php:3']);
+  });
+
+  it('an install name for "." renames neither a collection\'s items nor an item a wordpress.org URI names', async () => {
+    put(root, 'a/a.php', pluginPhp('A'));
+    put(root, 'b/b.php', pluginPhp('B'));
+    put(root, '.wp-env.json', JSON.stringify({ mappings: { 'wp-content/plugins/coll': '.' } }));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => c.slug), ['a', 'b', 'coll']);
+    const other = tmp();
+    try {
+      put(other, 'foo.php', pluginPhp('Foo', ' * Update URI: https://wordpress.org/plugins/foo/\n'));
+      put(other, '.wp-env.json', JSON.stringify({ mappings: { 'wp-content/plugins/foo-dev': '.' } }));
+      const r2 = await scanWorkspace(other);
+      assert.deepEqual(r2.components.map((c) => `${c.slug}:${c.lookup}`), ['foo:yes', 'foo-dev:yes']);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('treats the root itself as a content root', async () => {

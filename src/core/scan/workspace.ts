@@ -77,6 +77,10 @@ interface Ctx {
   rootSelf: DetectedComponent[];
   /** The root's .wp-env.json installs "." under these names (`"wp-content/plugins/performance": "."`). */
   rootInstalls: { kind: ComponentKind; slug: string }[];
+  /** The root's own plugin or theme (its headers), not a collection's items: what an install name renames. */
+  rootOwn: DetectedComponent[];
+  /** The `"."` entries of the root's .wp-env.json, renamed with it. */
+  rootEntries: DetectedComponent[];
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -440,7 +444,11 @@ async function readSelf(ctx: Ctx, dir: string, given?: Dirent[]): Promise<SelfIn
 /** The repository itself, when it is one plugin (a top-level *.php with Plugin Name) or one theme (style.css with Theme Name). */
 async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
   const self = await selfInfo(ctx, dir, entries);
-  if (self.plugin || self.theme) ctx.rootSelf.push(...addSelfInfo(ctx, self));
+  if (self.plugin || self.theme) {
+    const own = addSelfInfo(ctx, self);
+    ctx.rootSelf.push(...own);
+    ctx.rootOwn.push(...own);
+  }
   else ctx.rootSelf.push(...(await addCollection(ctx, dir, entries)));
 }
 
@@ -651,7 +659,10 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
     const r = parseWpEnv(text, rel(ctx, file), { plugin: self.plugin?.slug ?? folderSlug, theme: self.theme?.slug ?? folderSlug });
     local = r.local;
     mounts = r.mounts;
-    if (dir === ctx.root) ctx.rootInstalls.push(...r.selfInstalls);
+    if (dir === ctx.root) {
+      ctx.rootInstalls.push(...r.selfInstalls);
+      ctx.rootEntries.push(...r.selfEntries);
+    }
     return r;
   });
   // `"wp-content/mu-plugins": "./e2e/mu-plugins"`: that folder is scanned as WordPress's own (after the walk).
@@ -751,6 +762,8 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     selfCache: new Map(),
     rootSelf: [],
     rootInstalls: [],
+    rootOwn: [],
+    rootEntries: [],
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   return ctx;
@@ -793,9 +806,13 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   if (ctx.rootMounted) ctx.components = ctx.components.filter((c) => !ctx.rootSelf.includes(c));
   // The root's own .wp-env.json says under which folder name WordPress sees it: that is its slug, stronger than a
   // Text Domain (WordPress/performance: the monorepo header's Text Domain is performance-lab, a real plugin beside it).
-  for (const c of ctx.rootSelf) {
-    const names = ctx.rootInstalls.filter((i) => i.kind === c.kind);
-    if (names.length === 1) c.slug = names[0].slug;
+  // Not when a wordpress.org URI names the item (that is the item looked up), nor for a child theme installed
+  // under its parent's name; the `"."` entries of the same file follow.
+  for (const c of ctx.rootOwn) {
+    const names = [...new Set(ctx.rootInstalls.filter((i) => i.kind === c.kind).map((i) => i.slug))];
+    if (names.length !== 1 || c.wordpressOrgUri === true || names[0] === c.parent) continue;
+    for (const e of ctx.rootEntries) if (e.kind === c.kind && e.slug === c.slug) e.slug = names[0];
+    c.slug = names[0];
   }
   addParents(ctx);
 

@@ -125,6 +125,8 @@ export function parseWpEnv(
   mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[];
   /** `"wp-content/plugins/NAME": "."`: the folder holding the file is installed as NAME (its slug in WordPress). */
   selfInstalls: { kind: ComponentKind; slug: string }[];
+  /** The `"."` entries of `plugins` / `themes` (slugged as the folder's plugin or theme is). */
+  selfEntries: DetectedComponent[];
 } {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
@@ -132,13 +134,14 @@ export function parseWpEnv(
   const local: { component: DetectedComponent; path: string }[] = [];
   const mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[] = [];
   const selfInstalls: { kind: ComponentKind; slug: string }[] = [];
+  const selfEntries: DetectedComponent[] = [];
   const noteLocal = (c: DetectedComponent, value: unknown) => {
     const p = typeof value === 'string' ? localRelativePath(value) : null;
     if (p !== null) local.push({ component: c, path: p });
   };
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
-  if (!root || root.type !== 'object') return { components, problems, local, mounts, selfInstalls };
+  if (!root || root.type !== 'object') return { components, problems, local, mounts, selfInstalls, selfEntries };
 
   const scopes: Node[] = [root];
   const env = child(root, 'env');
@@ -158,6 +161,7 @@ export function parseWpEnv(
         if (!c) continue;
         components.push(c);
         noteLocal(c, item.value);
+        if (item.value.trim() === '.' || item.value.trim() === './') selfEntries.push(c);
       }
     }
     const mappings = child(scope, 'mappings');
@@ -185,5 +189,5 @@ export function parseWpEnv(
       }
     }
   }
-  return { components, problems, local, mounts, selfInstalls };
+  return { components, problems, local, mounts, selfInstalls, selfEntries };
 }

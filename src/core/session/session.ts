@@ -408,17 +408,17 @@ export class WorkspaceSession extends DisposableStore {
 
   // ---- scanning ------------------------------------------------------------------------------------
 
-  /**
-   * Scans every workspace folder in the background, then looks up what is not cached. Asked for while a scan or
-   * its lookups run, it cancels the scan in progress and schedules exactly one more run; the promise resolves
-   * when no run is left.
-   */
   /** Refresh or the same address set again: an address found wrong is checked anew (and said again if still wrong). */
   recheckAddress(): void {
     this.client?.recheckAddress();
     this.notified.wrongAddress = false;
   }
 
+  /**
+   * Scans every workspace folder in the background, then looks up what is not cached. Asked for while a scan or
+   * its lookups run, it cancels the scan in progress and schedules exactly one more run; the promise resolves
+   * when no run is left.
+   */
   rescan(): Promise<void> {
     this.rescanQueued = true;
     this.scanAbort?.abort();
