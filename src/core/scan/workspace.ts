@@ -88,6 +88,11 @@ function rel(ctx: Ctx, abs: string): string {
   return r.split(path.sep).join('/');
 }
 
+/** Whether a path stays inside the opened folder (what leaves it is never read). */
+function insideRoot(ctx: Ctx, abs: string): boolean {
+  return !path.relative(ctx.root, abs).startsWith('..');
+}
+
 function checkAbort(ctx: Ctx): void {
   if (ctx.signal?.aborted) {
     throw ctx.signal.reason instanceof Error ? ctx.signal.reason : Object.assign(new Error('Scan aborted'), { name: 'AbortError' }); // l10n-ignore: an AbortError, never shown
@@ -411,6 +416,12 @@ function addParents(ctx: Ctx): void {
 
 // ---- the plugin or theme in a folder (a plugin or theme repository; `.` of .wp-env.json) ---------
 
+/** The plugin or theme a folder's header makes, slugged by its strongest evidence (see selfSlug). */
+function selfEntry(kind: ComponentKind, folder: string, file: string, h: Record<string, HeaderMatch>): NonNullable<SelfInfo['plugin']> {
+  const uri = h[kind === 'plugin' ? 'Plugin URI' : 'Theme URI']?.value;
+  return { slug: selfSlug(kind, folder, { uri, updateUri: h['Update URI']?.value, textDomain: h['Text Domain']?.value }), file, headers: h };
+}
+
 function selfInfo(ctx: Ctx, dir: string, entries?: Dirent[]): Promise<SelfInfo> {
   let p = ctx.selfCache.get(dir);
   if (!p) {
@@ -428,14 +439,14 @@ async function readSelf(ctx: Ctx, dir: string, given?: Dirent[]): Promise<SelfIn
   if (headed.length) {
     const main = mainFile(headed, folder + '.php');
     const h = main.headers;
-    out.plugin = { slug: selfSlug('plugin', folder, { uri: h['Plugin URI']?.value, updateUri: h['Update URI']?.value, textDomain: h['Text Domain']?.value }), file: main.file, headers: h };
+    out.plugin = selfEntry('plugin', folder, main.file, h);
   }
   const style = entries.find((x) => x.name === 'style.css');
   if (style) {
     const file = path.join(dir, 'style.css');
     const h = await headers(ctx, file, THEME_HEADER_NAMES, 'Theme Name', style.isFile());
     if (h && !phpEmpty(h['Theme Name']?.value)) {
-      out.theme = { slug: selfSlug('theme', folder, { uri: h['Theme URI']?.value, updateUri: h['Update URI']?.value, textDomain: h['Text Domain']?.value }), file, headers: h };
+      out.theme = selfEntry('theme', folder, file, h);
     }
   }
   return out;
@@ -448,8 +459,9 @@ async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> 
     const own = addSelfInfo(ctx, self);
     ctx.rootSelf.push(...own);
     ctx.rootOwn.push(...own);
+  } else {
+    ctx.rootSelf.push(...(await addCollection(ctx, dir, entries)));
   }
-  else ctx.rootSelf.push(...(await addCollection(ctx, dir, entries)));
 }
 
 /**
@@ -467,14 +479,10 @@ async function addCollection(ctx: Ctx, dir: string, entries: Dirent[]): Promise<
       const out: SelfInfo = {};
       const style = path.join(sub, 'style.css');
       const th = await ctx.fs.withHead(style, (buf) => (buf ? parseFileHeaderLocations(buf, THEME_HEADER_NAMES, 'Theme Name') : null));
-      if (th && !phpEmpty(th['Theme Name']?.value)) {
-        out.theme = { slug: selfSlug('theme', e.name, { uri: th['Theme URI']?.value, updateUri: th['Update URI']?.value, textDomain: th['Text Domain']?.value }), file: style, headers: th };
-      }
+      if (th && !phpEmpty(th['Theme Name']?.value)) out.theme = selfEntry('theme', e.name, style, th);
       const main = path.join(sub, e.name + '.php');
       const ph = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
-      if (ph && !phpEmpty(ph['Plugin Name']?.value)) {
-        out.plugin = { slug: selfSlug('plugin', e.name, { uri: ph['Plugin URI']?.value, updateUri: ph['Update URI']?.value, textDomain: ph['Text Domain']?.value }), file: main, headers: ph };
-      }
+      if (ph && !phpEmpty(ph['Plugin Name']?.value)) out.plugin = selfEntry('plugin', e.name, main, ph);
       added.push(...addSelfInfo(ctx, out));
     }),
   );
@@ -635,7 +643,7 @@ async function readComposerPair(ctx: Ctx, dir: string, names: Set<string>): Prom
   for (const ip of installerPaths) {
     if (ip.dir === null || (ip.role !== 'plugins' && ip.role !== 'mu-plugins' && ip.role !== 'themes')) continue;
     const target = path.resolve(dir, ip.dir);
-    if (path.relative(ctx.root, target).startsWith('..') || path.isAbsolute(ip.dir)) {
+    if (!insideRoot(ctx, target) || path.isAbsolute(ip.dir)) {
       problem(ctx, jsonFile, l10n.t('extra.installer-paths "{0}" points outside the repository; that folder was not scanned.', ip.pattern), ip);
       continue;
     }
@@ -668,7 +676,7 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
   // `"wp-content/mu-plugins": "./e2e/mu-plugins"`: that folder is scanned as WordPress's own (after the walk).
   for (const m of mounts) {
     const abs = path.resolve(dir, m.path);
-    if (path.relative(ctx.root, abs).startsWith('..')) continue; // outside the opened folder: not ours to read
+    if (!insideRoot(ctx, abs)) continue;
     ctx.installerTargets.push({ dir: abs, role: m.role });
     if (abs === ctx.root) ctx.rootMounted = true;
   }
@@ -683,7 +691,7 @@ async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
  */
 async function readLocalSource(ctx: Ctx, dir: string, c: DetectedComponent, relPath: string): Promise<void> {
   const abs = path.resolve(dir, relPath);
-  if (path.relative(ctx.root, abs).startsWith('..')) return; // outside the opened folder: not ours to read
+  if (!insideRoot(ctx, abs)) return;
   let found: { file: string; headers: Record<string, HeaderMatch> } | undefined;
   if (await ctx.fs.isDirectory(abs)) {
     const info = await selfInfo(ctx, abs);

@@ -16,11 +16,16 @@ import { jsonChild, LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, prob
  * - `git+ssh://…/repo.git#ref` (and other `.git` URLs) → repo
  * - GitHub `owner/repo[/subdir][#ref]` → subdir, else repo
  */
+/** `.` (or `./`): the folder holding the .wp-env.json. */
+export function isSelfSource(source: unknown): boolean {
+  return typeof source === 'string' && (source.trim() === '.' || source.trim() === './');
+}
+
 export function wpEnvSource(source: string, selfSlug?: string): { slug: string; version: string | null } | null {
   const s = source.trim();
   if (s === '') return null;
   const plain = (slug: string | null) => (slug ? { slug, version: null } : null);
-  if (s === '.' || s === './') return plain(selfSlug ?? null);
+  if (isSelfSource(s)) return plain(selfSlug ?? null);
   if (/^(\.|~[\\/]|\/|[A-Za-z]:[\\/])/.test(s) || s === '~') {
     const last = lastPathPart(s);
     if (last === '' || last === '.' || last === '..' || last === '~') return null;
@@ -56,8 +61,7 @@ export function wpEnvSource(source: string, selfSlug?: string): { slug: string; 
 /** A local source other than `.` (`./x`, `../x`): a path relative to the folder holding .wp-env.json. */
 function localRelativePath(source: string): string | null {
   const s = source.trim();
-  if (s === '.' || s === './') return null;
-  return /^\.\.?[\\/]/.test(s) ? s : null;
+  return !isSelfSource(s) && /^\.\.?[\\/]/.test(s) ? s : null;
 }
 
 /** The slug alone (see wpEnvSource). */
@@ -161,7 +165,7 @@ export function parseWpEnv(
         if (!c) continue;
         components.push(c);
         noteLocal(c, item.value);
-        if (item.value.trim() === '.' || item.value.trim() === './') selfEntries.push(c);
+        if (isSelfSource(item.value)) selfEntries.push(c);
       }
     }
     const mappings = child(scope, 'mappings');
@@ -172,7 +176,7 @@ export function parseWpEnv(
         const role = mountedRole(k.value);
         const mounted = prop.children?.[1]?.value;
         if (role && typeof mounted === 'string') {
-          const p = mounted.trim() === '.' || mounted.trim() === './' ? '.' : localRelativePath(mounted);
+          const p = isSelfSource(mounted) ? '.' : localRelativePath(mounted);
           if (p !== null) mounts.push({ role, path: p });
           continue;
         }
@@ -185,7 +189,7 @@ export function parseWpEnv(
         if (target.mustUse && !(typeof value === 'string' && /^https?:\/\/downloads\.wordpress\.org\//i.test(value))) c.mustUse = true;
         components.push(c);
         noteLocal(c, value);
-        if (typeof value === 'string' && (value.trim() === '.' || value.trim() === './') && !target.mustUse) selfInstalls.push({ kind: c.kind, slug: c.slug });
+        if (isSelfSource(value) && !target.mustUse) selfInstalls.push({ kind: c.kind, slug: c.slug });
       }
     }
   }
