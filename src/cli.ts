@@ -9,6 +9,7 @@ import { DiskCache } from './core/cache/diskCache';
 import { formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
+import { checkOutputPath, OutputFileError, writeOutputFile } from './core/outputFile';
 import { LookupService, type LookupOutcome } from './core/lookupService';
 import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
 import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
@@ -316,6 +317,9 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const offline = parsed.flags.has('--offline');
   if (offline && parsed.flags.has('--no-cache')) throw new UsageError('--offline and --no-cache exclude each other');
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
+  const output = parsed.flags.get('--output') as string | undefined;
+  // A symlink or FIFO at --output is refused before anything is scanned or sent (and again when writing).
+  if (output !== undefined) await checkOutputPath(path.resolve(io.cwd, output));
   const runStarted = Date.now();
   const timeoutS = numberFlag(parsed, '--timeout-s') ?? 120;
 
@@ -405,9 +409,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
       const prefix = (await repoPrefix(dir)) ?? (path.relative(io.cwd, dir).startsWith('..') ? '' : path.relative(io.cwd, dir));
       text = toSarif(judgement, { uriPrefix: prefix.split(path.sep).join('/'), toolVersion: VERSION });
     } else text = toTable(judgement, { diff });
-    const output = parsed.flags.get('--output') as string | undefined;
     if (output !== undefined) {
-      await fs.writeFile(path.resolve(io.cwd, output), `${text}\n`, 'utf8');
+      await writeOutputFile(path.resolve(io.cwd, output), `${text}\n`);
       io.out(`wp-bench: ${format} report written to ${output}: ${judgement.failed ? 'FAILED' : 'passed'}.`);
     } else {
       io.out(text);
@@ -476,6 +479,10 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     if (err instanceof ApiError) {
       io.err(`wp-bench: ${err.message}`);
       return exitCodeFor(err);
+    }
+    if (err instanceof OutputFileError) {
+      io.err(`wp-bench: ${err.message}`);
+      return err.reason === 'refused' ? EXIT.usage : EXIT.failure;
     }
     io.err(`wp-bench: unexpected failure: ${truncateForMessage(String((err as Error)?.message ?? err), 300)}`);
     return EXIT.failure;

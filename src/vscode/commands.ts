@@ -7,6 +7,7 @@ import { formatQuota, isoTime, uiPlainText } from '../core/format';
 import { toJson, toMarkdown } from '../core/report/formats';
 import { toHtml } from '../core/report/html';
 import { compareTable } from '../core/glance';
+import { writeOutputFile } from '../core/outputFile';
 import { compareView, siteReportView } from '../core/glanceView';
 import { GlancePanel } from './glancePanel';
 import { readInlineSettings } from './inline';
@@ -235,7 +236,10 @@ export function registerCommands(
       target = await vscode.window.showSaveDialog({ defaultUri: suggested, title: vscode.l10n.t('WP Bench: Export Report'), filters: format === 'json' ? { JSON: ['json'] } : format === 'html' ? { HTML: ['html'] } : { Markdown: ['md'] } });
       if (!target) return undefined;
     }
-    await vscode.workspace.fs.writeFile(target, Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'));
+    const body = text.endsWith('\n') ? text : `${text}\n`;
+    // A local file: temp + rename, a symlink or FIFO refused (a repository can hold one at the suggested name).
+    if (target.scheme === 'file') await writeOutputFile(target.fsPath, body);
+    else await vscode.workspace.fs.writeFile(target, Buffer.from(body, 'utf8'));
     if (!opts.path && format !== 'html') await vscode.window.showTextDocument(target, { preview: true });
     if (!opts.path && format === 'html') void info(vscode.l10n.t('WP Bench: report written to {0}.', target.fsPath));
     return target.fsPath;

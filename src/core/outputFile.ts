@@ -1,0 +1,61 @@
+// Writing a report where the user asked (`check --output FILE`, the editor's Export Report). The path may lie in a
+// cloned repository: a committed `report.html -> ../victim` or a FIFO must not be written through or opened. The
+// text goes to a new temporary file in the same folder, renamed into place, so a failed write leaves the old file.
+import { randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as fsp from 'fs/promises';
+import * as path from 'path';
+import { l10n } from './l10n';
+
+export class OutputFileError extends Error {
+  /** `refused`: the path is not a regular file (nothing was opened); `failed`: the write failed, the old file is kept. */
+  constructor(readonly reason: 'refused' | 'failed', message: string) {
+    super(message);
+    this.name = 'OutputFileError';
+  }
+}
+
+function what(st: fs.Stats): string {
+  if (st.isSymbolicLink()) return l10n.t('a symbolic link');
+  if (st.isFIFO()) return l10n.t('a FIFO');
+  if (st.isDirectory()) return l10n.t('a folder');
+  if (st.isSocket()) return l10n.t('a socket');
+  if (st.isCharacterDevice() || st.isBlockDevice()) return l10n.t('a device');
+  return l10n.t('not a regular file');
+}
+
+/**
+ * The existing file at `file` (lstat: a link is not followed), or undefined when there is none. Throws
+ * OutputFileError('refused') for a symbolic link, FIFO, folder, socket or device.
+ */
+export async function checkOutputPath(file: string): Promise<fs.Stats | undefined> {
+  const st = await fsp.lstat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw new OutputFileError('failed', l10n.t('Could not write {0} ({1}).', file, err.code ?? 'error'));
+  });
+  if (st && !st.isFile()) {
+    throw new OutputFileError('refused', l10n.t('{0} is {1}, not a regular file: nothing was written. Remove it or choose another path.', file, what(st)));
+  }
+  return st;
+}
+
+/** Replaces (or creates) `file` with `text`: temporary file in the same folder, then rename. */
+export async function writeOutputFile(file: string, text: string): Promise<void> {
+  const existing = await checkOutputPath(file);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  let handle: fsp.FileHandle | undefined;
+  try {
+    // 'wx' (O_CREAT | O_EXCL): never opens something already there, a planted link included.
+    handle = await fsp.open(tmp, 'wx', existing ? existing.mode & 0o666 : 0o666);
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fsp.rename(tmp, file);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new OutputFileError('failed', l10n.t('Could not write {0} ({1}); the previous file, if any, is unchanged.', file, code));
+  }
+}
