@@ -7,7 +7,7 @@ import { nullLogger } from '../logger';
 import { ApiError, errors } from './errors';
 import { mergeSnapshots, parseAccount, parseRateLimitHeaders, parseResetValue, snapshotFromAccount } from './quota';
 import { parseRecord, RecordShapeError } from './record';
-import { TransportError, type HttpResponse, type HttpTransport, type ProxySettings, type TransportFactory } from './transport';
+import { isLoopbackHost, TransportError, type HttpResponse, type HttpTransport, type ProxySettings, type TransportFactory } from './transport';
 
 export interface ClientOptions {
   /** Everything before `/v1`, e.g. `https://api.example.com/api`. */
@@ -28,11 +28,7 @@ export interface ClientOptions {
 
 export const DEFAULTS = { concurrency: 4, timeoutMs: 15_000, maxRetries: 2, maxBodyBytes: 1024 * 1024 };
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(?:\.\d{1,3}){3}$/.test(hostname);
-}
+export { isLoopbackHost };
 
 /** Validates and normalises the API address: https, or http on loopback only; no credentials, query or fragment. */
 export function normaliseApiUrl(raw: string | undefined): URL {

@@ -26,12 +26,23 @@ export class TransportError extends Error {
   }
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+/** This machine's own loopback (a URL's hostname): the only place plain http:// and the key may go unencrypted. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
 export interface HttpTransport {
   request(req: HttpRequest): Promise<HttpResponse>;
   close(): Promise<void>;
 }
 
-/** A proxy for the API's requests (VS Code's http.* settings; the CLI uses HTTP_PROXY / HTTPS_PROXY / NO_PROXY). */
+/**
+ * A proxy for the API's requests (VS Code's http.* settings; the CLI uses HTTP_PROXY / HTTPS_PROXY / NO_PROXY). A
+ * loopback API address never goes through it: "127.0.0.1" would be resolved on the proxy's side, and plain http://
+ * (allowed only on loopback) would carry the key readable by the proxy.
+ */
 export interface ProxySettings {
   /** Proxy for http:// and https:// API addresses (as VS Code's single http.proxy). */
   proxy?: string;
@@ -39,7 +50,7 @@ export interface ProxySettings {
   noProxy?: string;
   /** `Proxy-Authorization` value sent to the proxy (CONNECT only: the tunnel carries the API's own headers). */
   authorization?: string;
-  /** Verify the API's certificate (default true; http.proxyStrictSSL). */
+  /** Verify the proxy's own certificate (default true; http.proxyStrictSSL). The API's certificate is always verified. */
   strictSSL?: boolean;
 }
 

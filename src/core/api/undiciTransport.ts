@@ -1,7 +1,7 @@
 // undici implementation of HttpTransport. Bundled separately (dist/http.js) so activation never loads undici.
 import { l10n } from '../l10n';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport, type TransportOptions } from './transport';
+import { isLoopbackHost, TransportError, type HttpRequest, type HttpResponse, type HttpTransport, type TransportOptions } from './transport';
 
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
@@ -10,12 +10,20 @@ function describe(err: unknown): string {
 
 const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 
+interface Dispatchers {
+  /** Straight to the API: every loopback address, and everything when no proxy is set. */
+  direct: Dispatcher;
+  /** Through the proxy (NO_PROXY still honoured); undefined without one. */
+  proxied?: Dispatcher;
+}
+
 /**
- * The dispatcher: direct, or through a proxy. undici's proxy agent tunnels every request with CONNECT, so the proxy
- * sees the target host and port, never the API's own headers (the key). As with curl, a loopback API address goes
- * through a configured proxy too unless NO_PROXY excludes it.
+ * The dispatchers. undici's proxy agent tunnels every request with CONNECT, so the proxy sees the target host and
+ * port; the API's own headers (the key) travel inside TLS. A loopback API address never goes through a proxy: the
+ * proxy would resolve "127.0.0.1" on its side, and the only plain http:// allowed (loopback) would show it the key.
+ * http.proxyStrictSSL relaxes the proxy's own certificate only; the API's is always verified.
  */
-function dispatcher(options: TransportOptions): Dispatcher {
+function dispatchers(options: TransportOptions): Dispatchers {
   const base = {
     connections: Math.max(1, options.connections),
     pipelining: 1,
@@ -24,29 +32,41 @@ function dispatcher(options: TransportOptions): Dispatcher {
     bodyTimeout: options.timeoutMs,
     connect: { timeout: options.timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) },
   };
+  const direct = new Agent(base);
   const p = options.proxy;
-  const strict = p?.strictSSL !== false;
+  const proxyTls = { rejectUnauthorized: p?.strictSSL !== false };
+  type ProxyOptions = ConstructorParameters<typeof EnvHttpProxyAgent>[0];
   if (p?.proxy) {
-    return new EnvHttpProxyAgent({
+    const proxied = new EnvHttpProxyAgent({
       ...base,
       httpProxy: p.proxy,
       httpsProxy: p.proxy,
       noProxy: p.noProxy ?? process.env.NO_PROXY ?? process.env.no_proxy ?? '',
       ...(p.authorization ? { token: p.authorization } : {}),
-      requestTls: { rejectUnauthorized: strict },
-    } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+      proxyTls,
+    } as ProxyOptions);
+    return { direct, proxied };
   }
   if (PROXY_ENV.some((k) => process.env[k])) {
-    return new EnvHttpProxyAgent({ ...base, ...(p?.noProxy ? { noProxy: p.noProxy } : {}), requestTls: { rejectUnauthorized: strict } } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+    return { direct, proxied: new EnvHttpProxyAgent({ ...base, ...(p?.noProxy ? { noProxy: p.noProxy } : {}), proxyTls } as ProxyOptions) };
   }
-  return new Agent({ ...base, connect: { ...base.connect, rejectUnauthorized: strict } });
+  return { direct };
+}
+
+/** The dispatcher for one URL; plain http:// is only ever sent straight to loopback. */
+function route(url: string, d: Dispatchers): Dispatcher {
+  const { protocol, hostname } = new URL(url);
+  if (isLoopbackHost(hostname)) return d.direct;
+  if (protocol !== 'https:') throw new TransportError('network', l10n.t('plain http:// is only allowed for loopback addresses'));
+  return d.proxied ?? d.direct;
 }
 
 export function createUndiciTransport(options: TransportOptions): HttpTransport {
-  const agent = dispatcher(options);
+  const agents = dispatchers(options);
 
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
+      const dispatcher = route(req.url, agents);
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -59,7 +79,7 @@ export function createUndiciTransport(options: TransportOptions): HttpTransport 
         const res = await request(req.url, {
           method: 'GET',
           headers: req.headers,
-          dispatcher: agent,
+          dispatcher,
           signal: controller.signal,
         });
         const chunks: Buffer[] = [];
@@ -87,7 +107,7 @@ export function createUndiciTransport(options: TransportOptions): HttpTransport 
     },
     async close() {
       // Closing means "no more answers are wanted": requests still in flight (a trickling body) are cut off now.
-      await agent.destroy().catch(() => undefined);
+      await Promise.all([agents.direct, agents.proxied].map((a) => a?.destroy().catch(() => undefined)));
     },
   };
 }
