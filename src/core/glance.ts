@@ -69,7 +69,7 @@ function verdictName(v: ComponentVerdict): string {
 function unknownWhy(v: ComponentVerdict): string {
   if (v.state === 'not-benchmarked') return l10n.t('not benchmarked yet');
   if (v.state === 'not-in-dataset') return l10n.t('not in dataset');
-  if (v.unknownReason === 'not-a-wordpress-org-slug' || v.unknownReason === 'not-from-wordpress-org') return lookupNote(v.unknownReason);
+  if (v.unknownReason === 'not-a-wordpress-org-slug' || v.unknownReason === 'not-from-wordpress-org' || v.unknownReason === 'outside-workspace') return lookupNote(v.unknownReason);
   if (v.unknownReason === 'local') return lookupNote('update-uri');
   if (v.unknownReason === 'error') return l10n.t('lookup failed');
   return l10n.t('not looked up');

@@ -19,9 +19,11 @@ export type LocationSource =
  * - `not-a-wordpress-org-slug`: its folder or file name cannot be a wordpress.org slug (`Divi`, `LayerSlider`);
  * - `not-from-wordpress-org`: nothing says it is the wordpress.org item (a must-use plugin without a wordpress.org URI);
  * - `update-uri`: only headers declare it and its Update URI points away from wordpress.org (a fork, a custom plugin);
+ * - `outside-workspace`: only files reached through a symbolic link out of the workspace declare it (its name may be
+ *   private: never sent without the user asking, as *Look Up Plugin…* does);
  * - `ignored`: listed in `wpBench.ignore` or `.wp-bench.json` (set by the caller, never by the scanner).
  */
-export type LookupDecision = 'yes' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'update-uri' | 'ignored';
+export type LookupDecision = 'yes' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'update-uri' | 'outside-workspace' | 'ignored';
 
 /** Where a component is declared. `line` and `column` are 1-based; `length` spans the slug text. */
 export interface ComponentLocation {
@@ -55,6 +57,8 @@ export interface DetectedComponent {
    * path into mu-plugins. Looked up only on wordpress.org evidence.
    */
   mustUse?: boolean;
+  /** Every header that declares it was read through a symbolic link to a place outside the workspace. */
+  outsideWorkspace?: boolean;
   /** For a child theme: the slug of its `Template:` parent. */
   parent?: string;
   /** Set by the scanner after merging: looked up, or why not. Absent on partial (live-edit) parses. */

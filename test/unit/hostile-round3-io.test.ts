@@ -7,6 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
 import { OutputFileError, writeOutputFile } from '../../src/core/outputFile';
+import { scanWorkspace } from '../../src/core/scan';
+import { json, startTestServer } from './helpers/testServer';
+import { sampleBody } from './helpers/samples';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 const made: string[] = [];
@@ -115,6 +118,79 @@ describe('hostile, round three: files, proxies, the workspace walk', function ()
       await writeOutputFile(path.join(dir, 'new.md'), 'new\n');
       assert.equal(await fs.readFile(path.join(dir, 'new.md'), 'utf8'), 'new\n');
       assert.deepEqual((await fs.readdir(dir)).sort(), ['new.md', 'report.json', 'wp-content']);
+    });
+  });
+
+  describe('5. symbolic links never lead the workspace walk out of the workspace', () => {
+    const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
+
+    it('rootlink -> / is not walked: a handful of folders read, nothing from the rest of the disk', async () => {
+      const dir = await tmp('wpb-h3-root-');
+      await fs.mkdir(path.join(dir, 'wp-content', 'plugins', 'akismet'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'wp-content', 'plugins', 'akismet', 'akismet.php'), plugin('Akismet'));
+      await fs.symlink('/', path.join(dir, 'rootlink'));
+      // The bound keeps the run short on the code before the fix, which walked on into the disk.
+      const r = await scanWorkspace(dir, { maxFiles: 5000 });
+      assert.ok(r.stats.dirsRead < 10, `${r.stats.dirsRead} folders read`);
+      assert.deepEqual(r.components.map((c) => c.slug), ['akismet']);
+      assert.ok(r.problems.every((p) => !p.file.startsWith('rootlink/')), JSON.stringify(r.problems.slice(0, 3)));
+      assert.ok(r.problems.some((p) => p.file === 'rootlink' && /outside the workspace; not walked/.test(p.message)));
+    });
+
+    it('vendor-link -> ../outside: the plugin outside is neither listed nor sent; a composer.json linked outside is not read', async () => {
+      const base = await tmp('wpb-h3-out-');
+      const dir = path.join(base, 'repo');
+      const outside = path.join(base, 'outside');
+      await fs.mkdir(path.join(outside, 'wp-content', 'plugins', 'private-client-plugin'), { recursive: true });
+      await fs.writeFile(path.join(outside, 'wp-content', 'plugins', 'private-client-plugin', 'private-client-plugin.php'), plugin('Private'));
+      await fs.writeFile(path.join(outside, 'composer.json'), JSON.stringify({ require: { 'wpackagist-plugin/private-composer-plugin': '*' } }));
+      await fs.mkdir(path.join(dir, 'sub'), { recursive: true });
+      await fs.symlink('../outside', path.join(dir, 'vendor-link'));
+      await fs.symlink('../../outside/composer.json', path.join(dir, 'sub', 'composer.json'));
+      const r = await scanWorkspace(dir);
+      assert.deepEqual(r.components, []);
+      assert.ok(r.problems.some((p) => p.file === 'sub/composer.json' && /outside the workspace; not read/.test(p.message)), JSON.stringify(r.problems));
+    });
+
+    it('a plugin or theme folder linked from outside is read as WordPress reads it, flagged, and never looked up unasked', async () => {
+      const base = await tmp('wpb-h3-link-');
+      const dir = path.join(base, 'repo');
+      const shared = path.join(base, 'shared');
+      await fs.mkdir(path.join(shared, 'private-plugin'), { recursive: true });
+      await fs.writeFile(path.join(shared, 'private-plugin', 'private-plugin.php'), plugin('Private Plugin'));
+      await fs.mkdir(path.join(shared, 'private-theme'), { recursive: true });
+      await fs.writeFile(path.join(shared, 'private-theme', 'style.css'), '/*\nTheme Name: Private Theme\nTemplate: private-parent\n*/\n');
+      await fs.mkdir(path.join(dir, 'src', 'inside-plugin'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'src', 'inside-plugin', 'inside-plugin.php'), plugin('Inside'));
+      await fs.mkdir(path.join(dir, 'wp-content', 'plugins'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'wp-content', 'themes'), { recursive: true });
+      await fs.symlink('../../../shared/private-plugin', path.join(dir, 'wp-content', 'plugins', 'private-plugin'));
+      await fs.symlink('../../src/inside-plugin', path.join(dir, 'wp-content', 'plugins', 'inside-plugin'));
+      await fs.symlink('../../../shared/private-theme', path.join(dir, 'wp-content', 'themes', 'private-theme'));
+
+      const r = await scanWorkspace(dir);
+      const lookup = Object.fromEntries(r.components.map((c) => [`${c.kind}/${c.slug}`, c.lookup]));
+      assert.deepEqual(lookup, {
+        'plugin/inside-plugin': 'yes',
+        'plugin/private-plugin': 'outside-workspace',
+        'theme/private-parent': 'outside-workspace',
+        'theme/private-theme': 'outside-workspace',
+      });
+      assert.equal(r.components.find((c) => c.slug === 'private-plugin')?.name, 'Private Plugin', 'read as WordPress reads it');
+      assert.ok(r.problems.some((p) => p.file === 'wp-content/plugins/private-plugin/private-plugin.php' && /symbolic link to a folder outside the workspace/.test(p.message)));
+
+      // check: only the plugin the workspace holds is sent; the others are reported as not looked up.
+      const server = await startTestServer();
+      try {
+        server.handle((req, res) => json(res, 200, sampleBody({ slug: (req.url ?? '').split('/').pop() }), { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '3600' }));
+        const env = { WPBENCH_API_URL: server.url, WPBENCH_API_KEY: 'k', WPBENCH_CACHE_DIR: await tmp('wpb-h3-cache-') };
+        const c = await cli(['check', '.', '--fail-on', 'none'], env, dir);
+        assert.equal(c.code, 0, c.err);
+        assert.deepEqual(server.requests.map((q) => q.path), ['/api/v1/plugins/inside-plugin']);
+        assert.match(c.out, /not looked up \(outside the workspace\)/);
+      } finally {
+        await server.close();
+      }
     });
   });
 });

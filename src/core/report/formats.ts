@@ -26,7 +26,7 @@ export function statusText(v: ComponentVerdict): string {
     case 'not-in-dataset':
       return 'not in dataset';
     default:
-      return v.unknownReason === 'limit' ? 'not looked up (limit)' : v.unknownReason === 'time' ? 'not looked up (time limit)' : v.unknownReason === 'timeouts' ? 'not looked up (server too slow)' : v.unknownReason === 'offline' ? 'not cached (offline)' : v.unknownReason === 'local' ? 'not looked up (Update URI)' : v.unknownReason === 'not-a-wordpress-org-slug' ? 'not a wordpress.org slug' : v.unknownReason === 'not-from-wordpress-org' ? 'not looked up (mu-plugin)' : v.unknownReason === 'error' ? 'lookup failed' : 'not looked up';
+      return v.unknownReason === 'limit' ? 'not looked up (limit)' : v.unknownReason === 'time' ? 'not looked up (time limit)' : v.unknownReason === 'timeouts' ? 'not looked up (server too slow)' : v.unknownReason === 'offline' ? 'not cached (offline)' : v.unknownReason === 'local' ? 'not looked up (Update URI)' : v.unknownReason === 'not-a-wordpress-org-slug' ? 'not a wordpress.org slug' : v.unknownReason === 'not-from-wordpress-org' ? 'not looked up (mu-plugin)' : v.unknownReason === 'outside-workspace' ? 'not looked up (outside the workspace)' : v.unknownReason === 'error' ? 'lookup failed' : 'not looked up';
   }
 }
 

@@ -86,7 +86,7 @@ export interface Finding {
 }
 
 export type ComponentState = 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'unknown';
-export type UnknownReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'error' | 'not-looked-up';
+export type UnknownReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'outside-workspace' | 'error' | 'not-looked-up';
 
 export interface ComponentVerdict {
   kind: ComponentKind;
@@ -246,7 +246,7 @@ function verdictFor(c: DetectedComponent, outcome: LookupOutcome | undefined, in
   if (outcome?.error) v.error = outcome.error.message;
   if (!result) {
     // Never looked up (the scan's lookup decision) wins over why a lookup was skipped in this run.
-    const never: UnknownReason | undefined = !isLocalOnly(c) ? undefined : c.lookup === 'not-a-wordpress-org-slug' || c.lookup === 'not-from-wordpress-org' ? c.lookup : 'local';
+    const never: UnknownReason | undefined = !isLocalOnly(c) ? undefined : c.lookup === 'not-a-wordpress-org-slug' || c.lookup === 'not-from-wordpress-org' || c.lookup === 'outside-workspace' ? c.lookup : 'local';
     const skipped = never ?? input.skipped?.get(key);
     v.unknownReason = skipped ?? (outcome?.error ? 'error' : 'not-looked-up');
     return v;
@@ -324,6 +324,8 @@ function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number
                 ? 'its folder or file name is not a wordpress.org slug, so it cannot be a wordpress.org item and is never looked up'
                 : v.unknownReason === 'not-from-wordpress-org'
                   ? 'it is a must-use plugin and nothing says it is the wordpress.org item, so it is never looked up'
+                : v.unknownReason === 'outside-workspace'
+                  ? 'it was found through a symbolic link to a folder outside the workspace, so its name is never sent'
               : v.unknownReason === 'error'
               ? `the lookup failed: ${plainText(v.error ?? 'error', 200)}`
               : 'it was not looked up';

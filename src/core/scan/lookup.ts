@@ -35,13 +35,17 @@ export function wordPressOrgUriSlug(uri: string | undefined, kind: ComponentKind
 /**
  * Looked up, or why not. The rules (README "What is looked up"):
  * - a name that cannot be a wordpress.org slug never is;
+ * - one named only by headers read through a symbolic link out of the workspace is not (its name may be private);
  * - a must-use plugin only when something says it is the wordpress.org item (a wordpress.org Plugin URI /
  *   Update URI, or a Composer, .wp-env.json or blueprint declaration);
  * - a component only headers (or a .wp-env.json path) declare, whose Update URI points away from wordpress.org, is not;
  * - everything else is.
  */
-export function lookupDecision(c: Pick<DetectedComponent, 'slug' | 'possibleFork' | 'locations' | 'wordpressOrgUri' | 'mustUse'>): LookupDecision {
+export function lookupDecision(c: Pick<DetectedComponent, 'slug' | 'possibleFork' | 'locations' | 'wordpressOrgUri' | 'mustUse' | 'outsideWorkspace'>): LookupDecision {
   if (!isWordPressOrgSlug(c.slug)) return 'not-a-wordpress-org-slug';
+  // Named only by headers read through a link out of the workspace (merging keeps the flag only when every
+  // declaration is such a header): the workspace does not name it, so it is not sent unasked.
+  if (c.outsideWorkspace === true) return 'outside-workspace';
   if (c.mustUse === true) return c.wordpressOrgUri === true ? 'yes' : 'not-from-wordpress-org';
   // A .wp-env.json entry names a folder or a download, not a wordpress.org item: a local folder whose Update URI
   // points away from wordpress.org is not that item, whatever the folder is called.
@@ -85,6 +89,7 @@ export const LOOKUP_NOTE: Record<Exclude<LookupDecision, 'yes'>, string> = {
   'not-a-wordpress-org-slug': 'not a wordpress.org slug', // l10n-ignore: the CLI's words; VS Code uses lookupNote()
   'not-from-wordpress-org': 'not from wordpress.org', // l10n-ignore
   'update-uri': 'not from wordpress.org (Update URI)', // l10n-ignore
+  'outside-workspace': 'outside the workspace (symbolic link)', // l10n-ignore
   ignored: 'ignored',
 };
 
@@ -97,6 +102,8 @@ export function lookupNote(decision: Exclude<LookupDecision, 'yes'>): string {
       return l10n.t('not from wordpress.org');
     case 'update-uri':
       return l10n.t('not from wordpress.org (Update URI)');
+    case 'outside-workspace':
+      return l10n.t('outside the workspace (symbolic link)');
     default:
       return l10n.t('ignored');
   }
@@ -113,6 +120,8 @@ export function lookupExplanation(c: Pick<DetectedComponent, 'kind' | 'slug' | '
       return l10n.t("Not looked up: a must-use plugin is usually the site's own code, and nothing says this one is the wordpress.org item (no wordpress.org Plugin URI or Update URI, no Composer, .wp-env.json or blueprint entry).");
     case 'update-uri':
       return l10n.t('Not looked up: its Update URI says this copy does not come from wordpress.org. Use "WP Bench: Look Up Plugin…" to see the wordpress.org item.');
+    case 'outside-workspace':
+      return l10n.t('Not looked up: it was found through a symbolic link to a folder outside the workspace, and its name is not sent without your say. Use "WP Bench: Look Up Plugin…" to look it up.');
     default:
       return undefined;
   }

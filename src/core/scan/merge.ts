@@ -64,6 +64,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     let blockTheme = false;
     let wordpressOrgUri = false;
     let mustUse = true;
+    let outsideWorkspace = true;
     let parent: string | undefined;
     for (const c of g) {
       const vr = versionRank(c);
@@ -87,6 +88,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
       blockTheme ||= c.blockTheme === true;
       wordpressOrgUri ||= c.wordpressOrgUri === true;
       mustUse &&= c.mustUse === true;
+      outsideWorkspace &&= c.outsideWorkspace === true;
       parent ??= c.parent;
     }
     locations.sort(compareLocations);
@@ -96,6 +98,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     if (blockTheme) merged.blockTheme = true;
     if (wordpressOrgUri) merged.wordpressOrgUri = true;
     if (mustUse) merged.mustUse = true;
+    if (outsideWorkspace) merged.outsideWorkspace = true;
     if (parent !== undefined) merged.parent = parent;
     out.push(merged);
   }

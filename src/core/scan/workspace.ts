@@ -50,6 +50,8 @@ interface SelfInfo {
 
 interface Ctx {
   root: string;
+  /** The root's real path: the walk never leaves it (links are compared by real path, not text). */
+  realRoot: string;
   stats: ScanResult['stats'];
   problems: ScanProblem[];
   components: DetectedComponent[];
@@ -91,6 +93,17 @@ function rel(ctx: Ctx, abs: string): string {
 /** Whether a path stays inside the opened folder (what leaves it is never read). */
 function insideRoot(ctx: Ctx, abs: string): boolean {
   return !path.relative(ctx.root, abs).startsWith('..');
+}
+
+/** Whether a real path (after following links) lies inside the root's real path. */
+function insideRealRoot(ctx: Ctx, real: string): boolean {
+  const r = path.relative(ctx.realRoot, real);
+  return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
+}
+
+/** A link the walk does not follow, because it leads out of the workspace: said once, as a note. */
+function outsideLink(ctx: Ctx, abs: string, what: string): void {
+  problem(ctx, abs, l10n.t('{0} is a symbolic link to a place outside the workspace; {1}', path.basename(abs), what), undefined, { severity: 'info' });
 }
 
 function checkAbort(ctx: Ctx): void {
@@ -711,10 +724,22 @@ async function readBlueprint(ctx: Ctx, file: string): Promise<void> {
   if (text !== null) collect(ctx, file, () => parseBlueprint(text, rel(ctx, file)));
 }
 
+const isDeclarationFile = (name: string) => name === 'composer.json' || name === 'composer.lock' || WP_ENV_FILES.has(name) || isBlueprintFile(name);
+
 /** Declarations of one folder, read before its sub-folders are walked (they may exclude some of them). */
 async function readDeclarations(ctx: Ctx, dir: string, entries: Dirent[]): Promise<void> {
   const names = new Set<string>();
-  for (const e of entries) if (!e.isDirectory()) names.add(e.name);
+  for (const e of entries) {
+    if (e.isDirectory()) continue;
+    if (e.isSymbolicLink() && isDeclarationFile(e.name)) {
+      const real = await ctx.fs.realpath(path.join(dir, e.name));
+      if (real && !insideRealRoot(ctx, real)) {
+        outsideLink(ctx, path.join(dir, e.name), l10n.t('not read.'));
+        continue;
+      }
+    }
+    names.add(e.name);
+  }
   const jobs: Promise<void>[] = [];
   if (names.has('composer.json') || names.has('composer.lock')) jobs.push(readComposerPair(ctx, dir, names));
   for (const n of names) {
@@ -737,6 +762,10 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
       if (e.isSymbolicLink()) {
         if (!(await isDirEntry(ctx, dir, e))) return;
         childReal = await ctx.fs.realpath(abs); // followed once: the real path is remembered below
+        if (childReal && !insideRealRoot(ctx, childReal)) {
+          outsideLink(ctx, abs, l10n.t('not walked.'));
+          return;
+        }
       } else if (!e.isDirectory()) {
         return;
       }
@@ -751,9 +780,31 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
   );
 }
 
+/** Locations in files found on disk (a child theme's Template line included), as opposed to declaration files. */
+const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugin-header', 'theme-header', 'mu-plugin', 'theme-parent']);
+
+/**
+ * A plugin or theme folder inside plugins/ or themes/ may be a link, and WordPress reads it: so is it read here. One
+ * whose headers all lie outside the workspace is flagged (not looked up without the user's say: its name may be
+ * private) and said, once per component.
+ */
+async function markOutside(ctx: Ctx): Promise<void> {
+  await Promise.all(
+    ctx.components.map(async (c) => {
+      const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
+      if (files.length === 0) return;
+      const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
+      if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
+      c.outsideWorkspace = true;
+      problem(ctx, files[0], l10n.t('{0} "{1}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.kind === 'plugin' ? l10n.t('Plugin') : l10n.t('Theme'), c.slug), undefined, { severity: 'info' });
+    }),
+  );
+}
+
 function newCtx(absRoot: string, options: ScanOptions): Ctx {
   const ctx: Ctx = {
     root: absRoot,
+    realRoot: absRoot,
     stats: { filesOpened: 0, bytesRead: 0, dirsRead: 0 },
     problems: [],
     components: [],
@@ -796,6 +847,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   const ctx = newCtx(absRoot, options);
   checkAbort(ctx);
   const realRoot = (await ctx.fs.realpath(absRoot)) ?? absRoot;
+  ctx.realRoot = realRoot;
   ctx.walked.add(realRoot);
 
   const rootEntries = await ctx.fs.readdir(absRoot); // not counted against maxFiles
@@ -823,6 +875,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
     c.slug = names[0];
   }
   addParents(ctx);
+  await markOutside(ctx);
 
   return {
     root: absRoot,

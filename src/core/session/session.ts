@@ -31,6 +31,8 @@ export interface ComponentEntry {
   wordpressOrgUri: boolean;
   /** Every declaration is the site's own must-use code (see DetectedComponent.mustUse). */
   mustUse: boolean;
+  /** Every header that declares it lies outside its workspace folder (see DetectedComponent.outsideWorkspace). */
+  outsideWorkspace: boolean;
   /** Looked up, or why not (lookupDecision over every place that declares it; `ignored` is not set here). */
   lookup: LookupDecision;
   /** Workspace folders (roots) that declare it. */
@@ -517,6 +519,7 @@ export class WorkspaceSession extends DisposableStore {
         existing.possibleFork ||= c.possibleFork === true;
         existing.wordpressOrgUri ||= c.wordpressOrgUri === true;
         existing.mustUse &&= c.mustUse === true;
+        existing.outsideWorkspace &&= c.outsideWorkspace === true;
         if (!existing.folders.includes(root)) existing.folders.push(root);
       } else {
         merged.set(key, {
@@ -528,6 +531,7 @@ export class WorkspaceSession extends DisposableStore {
           possibleFork: c.possibleFork === true,
           wordpressOrgUri: c.wordpressOrgUri === true,
           mustUse: c.mustUse === true,
+          outsideWorkspace: c.outsideWorkspace === true,
           lookup: 'yes',
           folders: [root],
         });
