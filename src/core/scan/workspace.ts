@@ -101,9 +101,13 @@ function insideRealRoot(ctx: Ctx, real: string): boolean {
   return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
 }
 
-/** A link the walk does not follow, because it leads out of the workspace: said once, as a note. */
-function outsideLink(ctx: Ctx, abs: string, what: string): void {
-  problem(ctx, abs, l10n.t('{0} is a symbolic link to a place outside the workspace; {1}', path.basename(abs), what), undefined, { severity: 'info' });
+/** A link the scan does not follow, because it leads out of the workspace: said once, as a note. */
+function outsideLink(ctx: Ctx, abs: string, folder: boolean): void {
+  const name = path.basename(abs);
+  const message = folder
+    ? l10n.t('{0} is a symbolic link to a folder outside the workspace; not walked.', name)
+    : l10n.t('{0} is a symbolic link to a file outside the workspace; not read.', name);
+  problem(ctx, abs, message, undefined, { severity: 'info' });
 }
 
 function checkAbort(ctx: Ctx): void {
@@ -734,7 +738,7 @@ async function readDeclarations(ctx: Ctx, dir: string, entries: Dirent[]): Promi
     if (e.isSymbolicLink() && isDeclarationFile(e.name)) {
       const real = await ctx.fs.realpath(path.join(dir, e.name));
       if (real && !insideRealRoot(ctx, real)) {
-        outsideLink(ctx, path.join(dir, e.name), l10n.t('not read.'));
+        outsideLink(ctx, path.join(dir, e.name), false);
         continue;
       }
     }
@@ -763,7 +767,7 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
         if (!(await isDirEntry(ctx, dir, e))) return;
         childReal = await ctx.fs.realpath(abs); // followed once: the real path is remembered below
         if (childReal && !insideRealRoot(ctx, childReal)) {
-          outsideLink(ctx, abs, l10n.t('not walked.'));
+          outsideLink(ctx, abs, true);
           return;
         }
       } else if (!e.isDirectory()) {
@@ -796,7 +800,11 @@ async function markOutside(ctx: Ctx): Promise<void> {
       const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
       if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
       c.outsideWorkspace = true;
-      problem(ctx, files[0], l10n.t('{0} "{1}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.kind === 'plugin' ? l10n.t('Plugin') : l10n.t('Theme'), c.slug), undefined, { severity: 'info' });
+      const message =
+        c.kind === 'plugin'
+          ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
+          : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
+      problem(ctx, files[0], message, undefined, { severity: 'info' });
     }),
   );
 }
