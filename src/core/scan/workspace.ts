@@ -133,6 +133,14 @@ async function isDirEntry(ctx: Ctx, dir: string, e: Dirent): Promise<boolean> {
   return ctx.fs.isDirectory(path.join(dir, e.name));
 }
 
+/** A link whose target is not there: WordPress does not list it (is_dir() and is_file() say no); said, never skipped silently. */
+async function brokenLink(ctx: Ctx, dir: string, e: Dirent): Promise<boolean> {
+  const abs = path.join(dir, e.name);
+  if (!e.isSymbolicLink() || (await ctx.fs.exists(abs))) return false;
+  problem(ctx, abs, l10n.t('{0} is a symbolic link to something that is not there; WordPress does not list it. Restore its target or remove the link.', e.name));
+  return true;
+}
+
 /** Reads the first 8 KiB and parses it at once (the buffer is reused afterwards). A file that is not read is a problem. */
 async function headers(ctx: Ctx, file: string, names: string[], required?: string, regular?: boolean): Promise<Record<string, HeaderMatch> | null> {
   checkAbort(ctx);
@@ -239,6 +247,8 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       } else if (e.name.endsWith('.php')) {
         const h = await readPluginHeaders(ctx, abs, e.isFile());
         if (h) addPlugin(ctx, pluginFileSlug(e.name), [h], e.name);
+      } else {
+        await brokenLink(ctx, dir, e);
       }
     }),
   );
@@ -333,7 +343,10 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
   await Promise.all(
     entries.map(async (e) => {
       if (e.name.startsWith('.') || e.name === 'CVS') return;
-      if (!(await isDirEntry(ctx, dir, e))) return;
+      if (!(await isDirEntry(ctx, dir, e))) {
+        await brokenLink(ctx, dir, e);
+        return;
+      }
       const abs = path.join(dir, e.name);
       const inner = await readDir(ctx, abs);
       if (!inner) return;
