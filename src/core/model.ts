@@ -12,7 +12,9 @@ export type LocationSource =
   /** A child theme's `Template:` line naming a parent that is neither installed nor declared here. */
   | 'theme-parent'
   /** A WordPress Playground blueprint (`blueprint.json`, `*.blueprint.json`). */
-  | 'blueprint';
+  | 'blueprint'
+  /** VIP's `wpcom_vip_load_plugin( 'slug' )` in a client-mu-plugins file: the site activates that plugin in code. */
+  | 'vip-load-plugin';
 
 /**
  * Whether a detected component is looked up, or why not:

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ScanResult } from '../../src/core/model';
 import { parseWpEnv, scanWorkspace } from '../../src/core/scan';
+import { loadedSubFolders, phpTokens, vipLoadPluginCalls } from '../../src/core/scan/php';
 
 const pluginPhp = (name: string, extra = '') => `<?php\n/**\n * Plugin Name: ${name}\n${extra} */\n`;
 const find = (r: ScanResult, kind: string, slug: string) => r.components.find((c) => c.kind === kind && c.slug === slug);
@@ -79,6 +80,133 @@ describe('scan: versions and declarations (issue 21)', () => {
         ['wp-content/plugins/vanished', 'wp-content/themes/lost'],
       );
       for (const p of r.problems) assert.match(p.message, /symbolic link/);
+    });
+  });
+
+  describe("VIP's wpcom_vip_load_plugin() calls declare plugins (5)", () => {
+    // Modelled on VIP site repositories: the root is wp-content, client-mu-plugins/plugin-loader.php activates plugins
+    // in code (the skeleton's own comments show the call and must not count).
+    const loader = [
+      '<?php',
+      '/**',
+      ' * Plugin Name: Plugin Loader',
+      ' * Description: Loads the plugins of this site in code.',
+      ' *',
+      " * Example: wpcom_vip_load_plugin( 'plugin-name' );",
+      ' */',
+      '',
+      "// wpcom_vip_load_plugin( 'commented-out' );",
+      "wpcom_vip_load_plugin( 'liveblog' );",
+      "\\wpcom_vip_load_plugin(\"jetpack-force-2fa/jetpack-force-2fa.php\");",
+      "wpcom_vip_load_plugin( 'shared-thing', 'shared-plugins', true );",
+      "wpcom_vip_load_plugin( 'msm-sitemap' ); # on every environment",
+      "if ( 'production' === VIP_GO_APP_ENVIRONMENT ) {",
+      "\twpcom_vip_load_plugin( $name );",
+      '}',
+      "echo 'wpcom_vip_load_plugin( \"in-a-string\" )';",
+      '',
+    ].join('\n');
+    beforeEach(() => {
+      put('plugins/msm-sitemap/msm-sitemap.php', pluginPhp('MSM Sitemap', ' * Version: 1.5.1\n'));
+      put('themes/acme/style.css', '/*\nTheme Name: Acme\n*/');
+      put('client-mu-plugins/plugin-loader.php', loader);
+    });
+    it('each call is a declaration with its own source, file and line, looked up like a wordpress.org slug', async () => {
+      const r = await scanWorkspace(root);
+      assert.deepEqual(keys(r), ['plugin:jetpack-force-2fa', 'plugin:liveblog', 'plugin:msm-sitemap', 'plugin:plugin-loader', 'plugin:shared-thing', 'theme:acme']);
+      const live = find(r, 'plugin', 'liveblog')!;
+      assert.deepEqual(live.locations, [{ file: 'client-mu-plugins/plugin-loader.php', line: 10, column: 25, length: 8, source: 'vip-load-plugin' }]);
+      assert.equal(live.lookup, 'yes');
+      assert.equal(live.mustUse, undefined);
+      assert.deepEqual(find(r, 'plugin', 'jetpack-force-2fa')!.locations.map((l) => [l.line, l.column, l.length]), [[11, 25, 39]]);
+      // In the repository too: the call is one more place, the header still gives name and version.
+      const msm = find(r, 'plugin', 'msm-sitemap')!;
+      assert.deepEqual(msm.locations.map((l) => `${l.file}:${l.line}:${l.source}`), ['client-mu-plugins/plugin-loader.php:13:vip-load-plugin', 'plugins/msm-sitemap/msm-sitemap.php:3:plugin-header']);
+      assert.equal(msm.version, '1.5.1');
+      // A computed argument cannot be named: said, as information.
+      assert.deepEqual(r.problems.map((p) => [p.file, p.line, p.severity]), [['client-mu-plugins/plugin-loader.php', 15, 'info']]);
+    });
+    it('the call is read only in client-mu-plugins (VIP loads its top-level files)', async () => {
+      put('wp-content/mu-plugins/other.php', loader);
+      put('wp-content/plugins/x/x.php', pluginPhp('X'));
+      fs.rmSync(path.join(root, 'client-mu-plugins'), { recursive: true });
+      const r = await scanWorkspace(root);
+      assert.ok(!keys(r).includes('plugin:liveblog'), keys(r).join(', '));
+    });
+  });
+
+  describe('mu-plugins sub-folders only when something loads them (6)', () => {
+    const sub = (folder: string) => put(`wp-content/mu-plugins/${folder}/${folder}.php`, pluginPhp(`Sub ${folder}`, ' * Version: 2.0\n'));
+    it('no loader: an info problem at the header, not a component', async () => {
+      sub('acme-tools');
+      put('wp-content/mu-plugins/acme-lib/helpers.php', '<?php\nfunction acme() {}\n'); // a library: nothing to say
+      put('wp-content/mu-plugins/notes.php', "<?php\n// require __DIR__ . '/acme-tools/acme-tools.php';\n");
+      const r = await scanWorkspace(root);
+      assert.deepEqual(keys(r), ['plugin:notes']);
+      assert.equal(r.problems.length, 1, JSON.stringify(r.problems));
+      assert.deepEqual([r.problems[0].file, r.problems[0].line, r.problems[0].severity], ['wp-content/mu-plugins/acme-tools/acme-tools.php', 3, 'info']);
+      assert.match(r.problems[0].message, /not loaded unless a loader requires it/);
+    });
+    it("Bedrock's autoloader loads every sub-folder", async () => {
+      put('web/app/mu-plugins/bedrock-autoloader.php', pluginPhp('Bedrock Autoloader', ' * Version: 1.0.3\n') + 'namespace Roots\\Bedrock;\n\nif (class_exists(Autoloader::class)) {\n    new Autoloader();\n}\n');
+      put('web/app/mu-plugins/one/one.php', pluginPhp('One'));
+      put('web/app/mu-plugins/two/main.php', pluginPhp('Two'));
+      const r = await scanWorkspace(root);
+      assert.deepEqual(keys(r), ['plugin:bedrock-autoloader', 'plugin:one', 'plugin:two']);
+      assert.deepEqual(r.problems, []);
+    });
+    it("an autoloader file of another name is recognised by its code (Roots\\Bedrock\\Autoloader)", async () => {
+      put('wp-content/mu-plugins/00-autoload.php', "<?php\nnew \\Roots\\Bedrock\\Autoloader();\n");
+      sub('one');
+      const r = await scanWorkspace(root);
+      assert.deepEqual(keys(r), ['plugin:00-autoload', 'plugin:one']);
+    });
+    it('a top-level mu-plugin that requires the sub-folder (VIP, WordCamp) loads that one only', async () => {
+      sub('blocks');
+      sub('jetpack-tweaks');
+      sub('unused');
+      put('wp-content/mu-plugins/0-load.php', [
+        '<?php',
+        "require_once __DIR__ . '/blocks/blocks.php';",
+        'foreach ( glob( __DIR__ . "/jetpack-tweaks" . \'/*.php\' ) as $plugin ) {',
+        '\trequire_once( $plugin );',
+        '}',
+        '',
+      ].join('\n'));
+      const r = await scanWorkspace(root);
+      assert.deepEqual(keys(r), ['plugin:0-load', 'plugin:blocks', 'plugin:jetpack-tweaks']);
+      assert.equal(find(r, 'plugin', 'blocks')!.version, '2.0');
+      assert.deepEqual(r.problems.map((p) => [p.file, p.severity]), [['wp-content/mu-plugins/unused/unused.php', 'info']]);
+    });
+    it('a glob over every sub-folder loads them all', async () => {
+      sub('a');
+      sub('b');
+      put('wp-content/mu-plugins/loader.php', "<?php\nforeach ( glob( WPMU_PLUGIN_DIR . '/*/*.php' ) as $f ) { include $f; }\n");
+      const r = await scanWorkspace(root);
+      assert.deepEqual(keys(r), ['plugin:a', 'plugin:b', 'plugin:loader']);
+    });
+  });
+
+  describe('the PHP reader (linear, no regular expressions)', () => {
+    it('unterminated strings and comments end the text without throwing; inline HTML and ?> are left out', () => {
+      assert.deepEqual(phpTokens("<?php wpcom_vip_load_plugin( 'a"), [
+        { kind: 'word', value: 'wpcom_vip_load_plugin', offset: 6 },
+        { kind: 'punct', value: '(', offset: 27 },
+        { kind: 'string', value: 'a', offset: 29 },
+      ]);
+      assert.deepEqual(phpTokens('<?php /* never closed wpcom_vip_load_plugin("x")'), []);
+      assert.deepEqual(vipLoadPluginCalls(phpTokens("<p>wpcom_vip_load_plugin('html')</p><?php // x ?>wpcom_vip_load_plugin('html2')<?= wpcom_vip_load_plugin('real') ?>")).map((c) => c.plugin), ['real']);
+    });
+    it('a definition or a method of the same name is not a call; a require in a comment loads nothing', () => {
+      const t = phpTokens("<?php\nfunction wpcom_vip_load_plugin( $plugin = false ) {}\n$this->wpcom_vip_load_plugin( 'm' );\nFoo::wpcom_vip_load_plugin( 's' );\n# require __DIR__ . '/x/x.php';\n");
+      assert.deepEqual(vipLoadPluginCalls(t), []);
+      assert.deepEqual(loadedSubFolders(t), { all: false, folders: new Set() });
+    });
+    it('a megabyte of quotes, comment openers and words is read in one pass', () => {
+      const hostile = '<?php ' + "'\\".repeat(200_000) + '/*'.repeat(100_000) + ' require '.repeat(50_000);
+      const t = phpTokens(hostile);
+      assert.equal(t.length, 1);
+      assert.equal(t[0].kind, 'string');
     });
   });
 });
