@@ -59,8 +59,22 @@ export interface DetectedComponent {
   mustUse?: boolean;
   /** For a child theme: the slug of its `Template:` parent. */
   parent?: string;
+  /**
+   * Only when the places that install or hold it disagree on the version: each version with where it comes from, the
+   * one in `version` first (composer.lock, then a header, then the rest), then by file and line.
+   */
+  versions?: VersionSource[];
   /** Set by the scanner after merging: looked up, or why not. Absent on partial (live-edit) parses. */
   lookup?: LookupDecision;
+}
+
+/** One version of a component and the declaration or file that gives it. */
+export interface VersionSource {
+  version: string;
+  source: LocationSource;
+  /** Path relative to the scanned root, with forward slashes; 1-based line. */
+  file: string;
+  line: number;
 }
 
 /** Something the scanner could not use; the scan goes on. */

@@ -6,6 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ScanResult } from '../../src/core/model';
 import { parseWpEnv, scanWorkspace } from '../../src/core/scan';
+import { runCli } from '../../src/cli';
+import { componentHover } from '../../src/core/session/surfaces';
 import { loadedSubFolders, phpTokens, vipLoadPluginCalls } from '../../src/core/scan/php';
 
 const pluginPhp = (name: string, extra = '') => `<?php\n/**\n * Plugin Name: ${name}\n${extra} */\n`;
@@ -207,6 +209,76 @@ describe('scan: versions and declarations (issue 21)', () => {
       const t = phpTokens(hostile);
       assert.equal(t.length, 1);
       assert.equal(t[0].kind, 'string');
+    });
+  });
+
+  describe('the version a site runs wins, and a conflict is shown (4)', () => {
+    // A WooCommerce extension: wp-env runs WooCommerce 9.4.2; Composer installs 8.9.3 into vendor/ for the tests only.
+    const extension = () => {
+      put('my-extension.php', pluginPhp('My Extension', ' * Version: 1.2.0\n * Text Domain: my-extension\n * Requires Plugins: woocommerce\n'));
+      put('.wp-env.json', '{\n  "plugins": [\n    "https://downloads.wordpress.org/plugin/woocommerce.9.4.2.zip",\n    "."\n  ]\n}\n');
+      put('composer.json', JSON.stringify({
+        name: 'acme/my-extension',
+        type: 'wordpress-plugin',
+        repositories: [{ type: 'composer', url: 'https://wpackagist.org' }],
+        'require-dev': { 'phpunit/phpunit': '^9.6', 'wpackagist-plugin/woocommerce': '8.9.3' },
+        extra: { 'installer-paths': { 'vendor/{$vendor}/{$name}/': ['type:wordpress-plugin'] } },
+      }, null, 4));
+      put('composer.lock', JSON.stringify({
+        packages: [],
+        'packages-dev': [
+          { name: 'composer/installers', version: 'v2.3.0', type: 'composer-plugin' },
+          { name: 'phpunit/phpunit', version: '9.6.21', type: 'library' },
+          { name: 'wpackagist-plugin/woocommerce', version: '8.9.3', type: 'wordpress-plugin', dist: { type: 'zip', url: 'https://downloads.wordpress.org/plugin/woocommerce.8.9.3.zip' } },
+        ],
+      }, null, 4));
+    };
+    it('a require-dev package installed into vendor/ is test tooling: not listed, never the version, said as info', async () => {
+      extension();
+      const r = await scanWorkspace(root);
+      const wc = find(r, 'plugin', 'woocommerce')!;
+      assert.equal(wc.version, '9.4.2');
+      assert.deepEqual(wc.locations.map((l) => `${l.file}:${l.line}:${l.source}`), ['.wp-env.json:3:wp-env']);
+      assert.equal(wc.versions, undefined, 'only one place the site runs');
+      assert.deepEqual(r.problems.map((p) => [p.file, p.severity]), [['composer.json', 'info'], ['composer.lock', 'info']]);
+      assert.match(r.problems[0].message, /wpackagist-plugin\/woocommerce 8\.9\.3 is a require-dev package installed into vendor\/wpackagist-plugin\/woocommerce: test tooling/);
+    });
+    it('a require-dev package installed into the plugins folder (a dev site runs it) is still the site\'s', async () => {
+      put('composer.json', JSON.stringify({ 'require-dev': { 'wpackagist-plugin/query-monitor': '^3.16' } }, null, 2));
+      put('composer.lock', JSON.stringify({ packages: [], 'packages-dev': [{ name: 'wpackagist-plugin/query-monitor', version: '3.16.4', type: 'wordpress-plugin' }] }, null, 2));
+      const r = await scanWorkspace(root);
+      assert.equal(find(r, 'plugin', 'query-monitor')!.version, '3.16.4');
+      assert.deepEqual(r.problems, []);
+    });
+    it('two places the site runs disagree: both versions, each with where it is used (scan, scan --json, hover)', async () => {
+      // Production installs 9.0.0 with Composer (web/app/plugins); the wp-env development site runs 9.4.2.
+      put('composer.json', JSON.stringify({
+        require: { 'wpackagist-plugin/woocommerce': '9.0.0' },
+        extra: { 'installer-paths': { 'web/app/plugins/{$name}/': ['type:wordpress-plugin'] } },
+      }, null, 2));
+      put('composer.lock', JSON.stringify({ packages: [{ name: 'wpackagist-plugin/woocommerce', version: '9.0.0', type: 'wordpress-plugin' }], 'packages-dev': [] }, null, 2));
+      put('.wp-env.json', '{\n  "plugins": [\n    "https://downloads.wordpress.org/plugin/woocommerce.9.4.2.zip"\n  ]\n}\n');
+      const r = await scanWorkspace(root);
+      const wc = find(r, 'plugin', 'woocommerce')!;
+      assert.equal(wc.version, '9.0.0');
+      assert.deepEqual(wc.versions, [
+        { version: '9.0.0', source: 'composer.lock', file: 'composer.lock', line: 4 },
+        { version: '9.4.2', source: 'wp-env', file: '.wp-env.json', line: 3 },
+      ]);
+
+      const out: string[] = [];
+      assert.equal(await runCli(['scan', root], { out: (t) => out.push(t), err: () => undefined, env: {}, cwd: root }), 0);
+      const text = out.join('\n');
+      assert.match(text, /= 9\.0\.0\s+installed by Composer \(composer\.lock\)\s+composer\.lock:4/);
+      assert.match(text, /≠ 9\.4\.2\s+installed by wp-env \(\.wp-env\.json\)\s+\.wp-env\.json:3/);
+      const json: string[] = [];
+      await runCli(['scan', root, '--json'], { out: (t) => json.push(t), err: () => undefined, env: {}, cwd: root });
+      const listed = (JSON.parse(json.join('')) as { components: { slug: string; versions?: unknown[] }[] }).components.find((c) => c.slug === 'woocommerce')!;
+      assert.equal(listed.versions?.length, 2);
+
+      const session = { hasApiUrl: true, hasKey: true, isIgnored: () => false, outcome: () => undefined };
+      const hover = componentHover(session as never, { kind: 'plugin', slug: 'woocommerce', name: null, version: wc.version, locations: [{ file: path.join(root, 'composer.lock'), line: 4, column: 22, length: 29, source: 'composer.lock' }], possibleFork: false, wordpressOrgUri: false, mustUse: false, lookup: 'yes', folders: [root], versions: wc.versions });
+      assert.match(hover.replace(/\\(.)/g, '$1'), /^_Versions differ: 9\.0\.0 installed by Composer \(composer\.lock\), composer\.lock:4 \(shown\); 9\.4\.2 installed by wp-env \(\.wp-env\.json\), \.wp-env\.json:3\._$/m);
     });
   });
 });
