@@ -179,7 +179,8 @@ function readJsonSide(text: string, file: string, problems: ScanProblem[]): Json
       if (k.type === 'string' && typeof k.value === 'string') requires.push({ name: k.value.toLowerCase(), node: k, dev: section === 'require-dev' });
     }
   }
-  for (const r of requires) if (r.dev && requires.some((o) => !o.dev && o.name === r.name)) r.dev = false;
+  const required = new Set(requires.filter((r) => !r.dev).map((r) => r.name));
+  for (const r of requires) if (r.dev && required.has(r.name)) r.dev = false;
   return { file, index, requires, installerPaths: readInstallerPaths(root, index), root };
 }
 
