@@ -20,6 +20,7 @@ import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { QuotaGuard } from './core/session/quotaGuard';
 import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
+import { versionPlace } from './core/versions';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
 
 const VERSION = '0.1.0';
@@ -152,6 +153,7 @@ export function scanToJson(result: ScanResult): string {
     locations: c.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
     lookup: c.lookup ?? 'yes',
     ...(c.parent !== undefined ? { parent: c.parent } : {}),
+    ...(c.versions ? { versions: c.versions } : {}),
   }));
   const problems = result.problems.map((p) => ({ file: p.file, line: p.line, message: p.message }));
   return JSON.stringify({ components, problems });
@@ -177,6 +179,8 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
       const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
       const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
       rows.push([c.kind, c.slug, c.version ?? '-', c.name ?? '-', lookup, where]);
+      // Places that disagree on the version: one line each, the version shown above first ("used").
+      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${v.version}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
     }
     io.out(textTable(rows));
     const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;

@@ -12,7 +12,9 @@ export type LocationSource =
   /** A child theme's `Template:` line naming a parent that is neither installed nor declared here. */
   | 'theme-parent'
   /** A WordPress Playground blueprint (`blueprint.json`, `*.blueprint.json`). */
-  | 'blueprint';
+  | 'blueprint'
+  /** VIP's `wpcom_vip_load_plugin( 'slug' )` in a client-mu-plugins file: the site activates that plugin in code. */
+  | 'vip-load-plugin';
 
 /**
  * Whether a detected component is looked up, or why not:
@@ -61,8 +63,22 @@ export interface DetectedComponent {
   outsideWorkspace?: boolean;
   /** For a child theme: the slug of its `Template:` parent. */
   parent?: string;
+  /**
+   * Only when the places that install or hold it disagree on the version: each version with where it comes from, the
+   * one in `version` first (composer.lock, then a header, then the rest), then by file and line.
+   */
+  versions?: VersionSource[];
   /** Set by the scanner after merging: looked up, or why not. Absent on partial (live-edit) parses. */
   lookup?: LookupDecision;
+}
+
+/** One version of a component and the declaration or file that gives it. */
+export interface VersionSource {
+  version: string;
+  source: LocationSource;
+  /** Path relative to the scanned root, with forward slashes; 1-based line. */
+  file: string;
+  line: number;
 }
 
 /** Something the scanner could not use; the scan goes on. */

@@ -230,7 +230,7 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
     put('site/wp-content/plugins/installed/.wp-env.json', json({ plugins: ['https://downloads.wordpress.org/plugin/not-the-sites.zip'] }));
     const r = await scanWorkspace(root);
     assert.deepEqual(keys(r), ['plugin:akismet', 'plugin:gutenberg', 'plugin:installed', 'plugin:woocommerce', 'theme:twentynineteen', 'theme:twentytwentyone']);
-    assert.equal(find(r, 'theme', 'twentytwentyone')!.version, null, 'a mapping key names no version');
+    assert.equal(find(r, 'theme', 'twentytwentyone')!.version, '1.7', 'the zip a mapping installs names its version');
   });
 
   it('a WordPress VIP repository: the root is wp-content, client-mu-plugins loaded like mu-plugins', async () => {

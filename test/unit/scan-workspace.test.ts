@@ -31,7 +31,7 @@ describe('scan: workspace walk (edge-case site)', () => {
   it('lists plugins as get_plugins() does (top level + one level, headed files only)', () => {
     // Names that are not wordpress.org slugs are listed as WordPress lists them (never looked up).
     assert.deepEqual(slugs(r, 'plugin'), [
-      '.dot-mu', 'My_Plugin', 'at-sign', 'bom-plugin', 'cr-only', 'crlf-plugin', 'cut-off', 'folder.php', 'fork', 'hello-dolly', 'latin1', 'linked-plugin',
+      '.dot-mu', 'My_Plugin', 'at-sign', 'bedrock-autoloader', 'bom-plugin', 'cr-only', 'crlf-plugin', 'cut-off', 'folder.php', 'fork', 'hello-dolly', 'latin1', 'linked-plugin',
       'loader', 'multi', 'no-version', 'noheader', 'php-close', 'same-line', 'shouty', 'single-file', 'sub', 'tabbed',
       'utf8-name', 'wporg-uri',
     ]);
@@ -60,7 +60,7 @@ describe('scan: workspace walk (edge-case site)', () => {
     assert.equal(find(r, 'plugin', 'fork')!.possibleFork, true);
     assert.equal(find(r, 'plugin', 'wporg-uri')!.possibleFork, undefined);
   });
-  it('mu-plugins: top-level *.php, header optional, tiny index.php skipped; a sub-folder with a headed file as a loader loads it', () => {
+  it("mu-plugins: top-level *.php, header optional, tiny index.php skipped; a sub-folder with a headed file, as Bedrock's autoloader loads it", () => {
     const n = find(r, 'plugin', 'noheader')!;
     assert.equal(n.name, 'noheader.php');
     assert.deepEqual(n.locations, [{ file: 'wp-content/mu-plugins/noheader.php', line: 1, column: 1, length: 0, source: 'mu-plugin' }]);
@@ -227,7 +227,7 @@ describe('scan: content roots and config files', () => {
   });
 
   it('.wp-env.json mapping a whole mu-plugins or themes folder: what it holds is listed; a root mapped so is not one plugin', async () => {
-    put(root, '000-init.php', pluginPhp('Init'));
+    put(root, '000-init.php', `${pluginPhp('Init')}require_once __DIR__ . '/search/search.php';\n`); // vip-go-mu-plugins loads its sub-folders so
     put(root, 'helpers.php', '<?php\nfunction h() {}\n');
     put(root, 'search/search.php', pluginPhp('Search', ' * Version: 0.1.0\n'));
     put(root, 'e2e/themes/fixture-theme/style.css', '/*\nTheme Name: Fixture Theme\n*/');

@@ -68,7 +68,8 @@ export function buildEdgeCaseSite(dir: string): string {
   M('loader.php', php(' * Plugin Name: MU Loader\n * Version: 1.0'));
   M('noheader.php', '<?php\nadd_action("init", "__return_true");\n');
   M('index.php', '<?php // Silence is golden.');
-  M('sub/inner.php', php(' * Plugin Name: MU Inner')); // loaded by a loader (Bedrock's autoloader)
+  M('sub/inner.php', php(' * Plugin Name: MU Inner')); // loaded by a loader: Bedrock's autoloader, below
+  M('bedrock-autoloader.php', php(' * Plugin Name: Bedrock Autoloader\n * Version: 1.0.3') + 'namespace Roots\\Bedrock;\n\nif (class_exists(Autoloader::class)) {\n    new Autoloader();\n}\n');
   M('lib/helpers.php', '<?php\nfunction acme_helper() {}\n'); // a library sub-folder: no header, not a plugin
   M('.dot-mu.php', php(' * Plugin Name: Dot MU'));
   M('readme.txt', 'Plugin Name: nope');

@@ -125,12 +125,13 @@ if ($only === null || $only === 'mu-plugins') {
 	foreach ($mu as $file => $data) {
 		$out['muPlugins'][] = ['file' => $file, 'slug' => wpbench_plugin_slug($file), 'name' => $data['Name'], 'version' => $data['Version']];
 	}
-	// What a mu-plugins loader adds, as Bedrock's autoloader computes it: get_plugins() on the mu-plugins folder,
-	// its sub-folders only (the top-level files are get_mu_plugins()' own).
+	// What Bedrock's autoloader adds when it is there (WordPress alone loads no sub-folder): get_plugins() on the
+	// mu-plugins folder, its sub-folders only (the top-level files are get_mu_plugins()' own).
 	// get_plugins() reaches mu-plugins through plugins/..: without a plugins folder (Bedrock repositories ignore it)
 	// that path does not resolve, and what a loader adds is unknown (null).
-	$loaded = is_dir(WPMU_PLUGIN_DIR) && is_dir(WP_PLUGIN_DIR) ? get_plugins('/../' . basename(WPMU_PLUGIN_DIR)) : [];
-	$out['muLoaded'] = is_dir(WPMU_PLUGIN_DIR) && !is_dir(WP_PLUGIN_DIR) ? null : [];
+	$autoloader = is_file(WPMU_PLUGIN_DIR . '/bedrock-autoloader.php');
+	$loaded = $autoloader && is_dir(WP_PLUGIN_DIR) ? get_plugins('/../' . basename(WPMU_PLUGIN_DIR)) : [];
+	$out['muLoaded'] = $autoloader && !is_dir(WP_PLUGIN_DIR) ? null : [];
 	foreach ($loaded as $file => $data) {
 		if (false === strpos($file, '/')) { continue; }
 		$out['muLoaded'][] = ['file' => $file, 'slug' => wpbench_plugin_slug($file), 'name' => $data['Name'], 'version' => $data['Version']];

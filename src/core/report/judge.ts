@@ -200,6 +200,7 @@ const SOURCE_PREFERENCE: Record<ComponentLocation['source'], number> = {
   'mu-plugin': 2,
   'wp-env': 3,
   blueprint: 3,
+  'vip-load-plugin': 3,
   'composer.lock': 4,
   'theme-parent': 5,
 };

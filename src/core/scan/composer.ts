@@ -139,8 +139,8 @@ function coreInstallDir(root: Node, required: Iterable<string>, lockTypes: Itera
 interface JsonSide {
   file: string;
   index: LineIndex;
-  /** require / require-dev entries: lower-cased name → key node. */
-  requires: { name: string; node: Node }[];
+  /** require / require-dev entries: lower-cased name → key node; `dev` when in require-dev only. */
+  requires: { name: string; node: Node; dev?: boolean }[];
   installerPaths: InstallerPath[];
   root: Node;
 }
@@ -154,6 +154,8 @@ interface LockPackage {
   /** The dist URL is a wordpress.org download. */
   fromWordPressOrg: boolean;
   node: Node;
+  /** In `packages-dev`. */
+  dev?: boolean;
 }
 
 interface LockSide {
@@ -174,9 +176,11 @@ function readJsonSide(text: string, file: string, problems: ScanProblem[]): Json
       // A property without a value is half-typed (editor buffer): wait until it is complete.
       if (!prop.children || prop.children.length < 2) continue;
       const k = prop.children[0];
-      if (k.type === 'string' && typeof k.value === 'string') requires.push({ name: k.value.toLowerCase(), node: k });
+      if (k.type === 'string' && typeof k.value === 'string') requires.push({ name: k.value.toLowerCase(), node: k, dev: section === 'require-dev' });
     }
   }
+  const required = new Set(requires.filter((r) => !r.dev).map((r) => r.name));
+  for (const r of requires) if (r.dev && required.has(r.name)) r.dev = false;
   return { file, index, requires, installerPaths: readInstallerPaths(root, index), root };
 }
 
@@ -203,6 +207,7 @@ function readLockSide(text: string, file: string, problems: ScanProblem[]): Lock
         installerName: str(['extra', 'installer-name']),
         fromWordPressOrg: /^https?:\/\/downloads\.wordpress\.org\//i.test(str(['dist', 'url']) ?? ''),
         node: nameNode,
+        dev: section === 'packages-dev',
       });
     }
   }
@@ -285,6 +290,32 @@ function componentAt(
 }
 
 /**
+ * A require-dev package that composer/installers puts under `vendor/` (a WooCommerce extension's tests install
+ * WooCommerce there): test tooling, not a plugin or theme the site runs. Not listed, so its version never stands for
+ * the site's; said with an `info` problem at the entry.
+ */
+function testTooling(
+  dev: boolean,
+  name: string,
+  type: WordPressType,
+  version: string | null,
+  installerName: string | null,
+  paths: InstallerPath[],
+  side: { file: string; index: LineIndex },
+  node: Node,
+  problems: ScanProblem[],
+): boolean {
+  if (!dev || !COMPOSER_NAME.test(name)) return false;
+  const target = installPath(name, type, installerName, paths).replace(/\\/g, '/');
+  const folders = target.split('/').filter((p) => p !== '' && p !== '.');
+  if (!folders.slice(0, -1).includes('vendor')) return false;
+  const what = version === null ? name : `${name} ${version}`;
+  const p = problemAt(side.file, side.index, node.offset + 1, l10n.t('{0} is a require-dev package installed into {1}: test tooling, not part of the site. Not listed, and its version is not the site\'s.', what, folders.join('/')));
+  problems.push({ ...p, severity: 'info' });
+  return true;
+}
+
+/**
  * Both files of one Composer project (either may be missing). Components come from `emit`'s files only:
  * the other file still gives package types (lock) or installer-paths and core location (composer.json).
  */
@@ -306,7 +337,7 @@ export function analyzeComposer(
     for (const r of jsonSide.requires) {
       const lp = locked.get(r.name);
       const type = lp ? lockedType(lp) : typeWithoutLock(r.name, paths);
-      if (!type) continue;
+      if (!type || testTooling(r.dev === true, r.name, type, lp?.version ?? null, lp?.installerName ?? null, paths, jsonSide, r.node, problems)) continue;
       const c = componentAt(r.node, jsonSide.file, jsonSide.index, 'composer.json', r.name, type, null, lp?.installerName ?? null, paths, problems, lp?.fromWordPressOrg);
       if (c) components.push(c);
     }
@@ -314,7 +345,7 @@ export function analyzeComposer(
   if (lockSide && emit.lock) {
     for (const p of lockSide.packages) {
       const type = lockedType(p);
-      if (!type) continue;
+      if (!type || testTooling(p.dev === true, p.name, type, p.version, p.installerName, paths, lockSide, p.node, problems)) continue;
       const c = componentAt(p.node, lockSide.file, lockSide.index, 'composer.lock', p.name, type, p.version, p.installerName, paths, problems, p.fromWordPressOrg);
       if (c) components.push(c);
     }

@@ -3,7 +3,7 @@ import { l10n } from '../l10n';
 import { isWordPressOrgSlug, type ComponentKind, type DetectedComponent, type LookupDecision, type LocationSource } from '../model';
 
 /** Sources that declare an item to install (as opposed to headers of files found on disk). */
-const DECLARING: ReadonlySet<LocationSource> = new Set(['composer.json', 'composer.lock', 'wp-env', 'blueprint', 'theme-parent']);
+const DECLARING: ReadonlySet<LocationSource> = new Set(['composer.json', 'composer.lock', 'wp-env', 'blueprint', 'theme-parent', 'vip-load-plugin']);
 
 /**
  * A folder or file name WordPress lists and we can show: anything but control characters, path separators,

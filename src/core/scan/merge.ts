@@ -1,5 +1,5 @@
 // Merging detections of the same component from several sources.
-import type { ComponentLocation, DetectedComponent, LocationSource, ScanProblem } from '../model';
+import type { ComponentLocation, DetectedComponent, LocationSource, ScanProblem, VersionSource } from '../model';
 
 const HEADER_SOURCES: ReadonlySet<LocationSource> = new Set(['plugin-header', 'theme-header', 'mu-plugin']);
 
@@ -66,7 +66,10 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     let mustUse = true;
     let outsideWorkspace = true;
     let parent: string | undefined;
+    const versions: VersionSource[] = [];
     for (const c of g) {
+      const at = firstLocation(c);
+      if (c.version !== null && c.locations.length) versions.push({ version: c.version, source: at.source, file: at.file, line: at.line });
       const vr = versionRank(c);
       if (vr > vRank) {
         vRank = vr;
@@ -100,9 +103,20 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     if (mustUse) merged.mustUse = true;
     if (outsideWorkspace) merged.outsideWorkspace = true;
     if (parent !== undefined) merged.parent = parent;
+    if (versions.some((v) => v.version !== version)) merged.versions = versionList(versions, version);
     out.push(merged);
   }
   return out.sort(compareComponents);
+}
+
+/** Each version once per place, the chosen one first, then by file and line. */
+function versionList(versions: VersionSource[], chosen: string | null): VersionSource[] {
+  const seen = new Set<string>();
+  const out = versions.filter((v) => {
+    const k = `${v.version}\0${v.file}\0${v.line}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  return out.sort((a, b) => Number(b.version === chosen) - Number(a.version === chosen) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line);
 }
 
 /** Problem text for people: no control characters, and a hostile 10,000-character slug is not echoed whole. */

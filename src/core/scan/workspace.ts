@@ -10,7 +10,8 @@ import { AsyncFs, SlicedSyncFs, type IoMode, type ScanFs } from './fsaccess';
 import { PLUGIN_HEADER_NAMES, THEME_HEADER_NAMES, parseFileHeaderLocations, type HeaderMatch } from './headers';
 import { decideLookups, isListableName, selfSlug, wordPressOrgUriSlug } from './lookup';
 import { mergeComponents, normalizeProblems } from './merge';
-import { lastPathPart, pluginFileSlug } from './text';
+import { loadedSubFolders, phpTokens, vipLoadPluginCalls, vipPluginFolder, type PhpToken } from './php';
+import { LineIndex, lastPathPart, pluginFileSlug } from './text';
 import { parseWpEnv } from './wpenv';
 
 export interface ScanOptions {
@@ -150,6 +151,14 @@ async function isDirEntry(ctx: Ctx, dir: string, e: Dirent): Promise<boolean> {
   return ctx.fs.isDirectory(path.join(dir, e.name));
 }
 
+/** A link whose target is not there: WordPress does not list it (is_dir() and is_file() say no); said, never skipped silently. */
+async function brokenLink(ctx: Ctx, dir: string, e: Dirent): Promise<boolean> {
+  const abs = path.join(dir, e.name);
+  if (!e.isSymbolicLink() || (await ctx.fs.exists(abs))) return false;
+  problem(ctx, abs, l10n.t('{0} is a symbolic link to something that is not there; WordPress does not list it. Restore its target or remove the link.', e.name));
+  return true;
+}
+
 /** Reads the first 8 KiB and parses it at once (the buffer is reused afterwards). A file that is not read is a problem. */
 async function headers(ctx: Ctx, file: string, names: string[], required?: string, regular?: boolean): Promise<Record<string, HeaderMatch> | null> {
   checkAbort(ctx);
@@ -256,6 +265,8 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       } else if (e.name.endsWith('.php')) {
         const h = await readPluginHeaders(ctx, abs, e.isFile());
         if (h) addPlugin(ctx, pluginFileSlug(e.name), [h], e.name);
+      } else {
+        await brokenLink(ctx, dir, e);
       }
     }),
   );
@@ -287,21 +298,28 @@ function addPlugin(ctx: Ctx, slug: string, headed: HeadedFile[], preferred: stri
 /**
  * get_mu_plugins(): every top-level entry ending in `.php` (WordPress does not skip `.`-names here),
  * header or not (no header: the file name is the name); `index.php` of at most 30 bytes is skipped.
- * Sub-folders: WordPress core does not load them, but sites keep plugins there because a loader does
- * (Bedrock's autoloader runs get_plugins() on mu-plugins and loads what is in sub-folders; WordCamp's and
- * VIP's loaders glob them). So a sub-folder with a headed plugin file, read as get_plugins() reads a plugin
- * folder, is a must-use plugin of the site; a sub-folder without one (a library) is not.
+ * Sub-folders: WordPress core never loads them; a loader does. A sub-folder with a headed plugin file (read as
+ * get_plugins() reads a plugin folder) is a must-use plugin of the site when a top-level file of the folder
+ * loads it (see loadedSubFolders: Bedrock's autoloader, a require naming the folder); otherwise an `info`
+ * problem says it is not loaded. A sub-folder without a headed file (a library) is neither.
+ * In VIP's client-mu-plugins, `wpcom_vip_load_plugin()` calls of the top-level files declare plugins.
  */
 async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
   const entries = await readDir(ctx, dir);
   if (!entries) return;
+  const subFolders: { name: string; headed: HeadedFile[] }[] = [];
+  const loaded: string[] = [];
   await Promise.all(
     entries.map(async (e) => {
       if (!e.name.endsWith('.php')) {
-        if (e.name.startsWith('.') || !(await isDirEntry(ctx, dir, e))) return;
+        if (e.name.startsWith('.')) return;
+        if (!(await isDirEntry(ctx, dir, e))) {
+          await brokenLink(ctx, dir, e);
+          return;
+        }
         const sub = await readDir(ctx, path.join(dir, e.name));
         const headed = sub ? await headedPhpFiles(ctx, path.join(dir, e.name), sub, e.name) : [];
-        if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php', true);
+        if (headed.length) subFolders.push({ name: e.name, headed });
         return;
       }
       const abs = path.join(dir, e.name);
@@ -316,6 +334,7 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       );
       if (!r) return;
       if (e.name === 'index.php' && r.size <= 30) return; // "Silence is golden."
+      loaded.push(abs);
       const headers = r.h;
       const nameLoc = phpEmpty(headers['Plugin Name']?.value) ? undefined : headers['Plugin Name'];
       const slug = pluginFileSlug(e.name);
@@ -332,6 +351,60 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       ctx.components.push(uriFlags(c, headers, 'Plugin URI'));
     }),
   );
+  const vip = path.basename(dir) === 'client-mu-plugins';
+  if (subFolders.length === 0 && !vip) return;
+  const loads = { all: false, folders: new Set<string>() };
+  await Promise.all(
+    loaded.map(async (file) => {
+      const read = await loaderTokens(ctx, file);
+      if (!read) return;
+      const l = loadedSubFolders(read.tokens);
+      loads.all ||= l.all || path.basename(file) === 'bedrock-autoloader.php';
+      for (const f of l.folders) loads.folders.add(f);
+      if (vip) addVipLoadCalls(ctx, file, read.tokens, read.index);
+    }),
+  );
+  for (const s of subFolders) {
+    if (loads.all || loads.folders.has(s.name)) {
+      addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
+      continue;
+    }
+    const main = mainFile(s.headed, s.name + '.php');
+    const nameLoc = main.headers['Plugin Name'];
+    problem(
+      ctx,
+      main.file,
+      l10n.t('Must-use plugin "{0}" is in the sub-folder {1}/ of {2}/: not loaded unless a loader requires it (WordPress loads only the top-level files, and no file there requires this folder or is Bedrock\'s autoloader); not listed.', nameLoc.value, s.name, path.basename(dir)),
+      nameLoc,
+      { severity: 'info' },
+    );
+  }
+}
+
+/** Loader code is read whole up to this size; a larger top-level mu-plugin is not searched (with a problem). */
+const MAX_LOADER_BYTES = 512 * 1024;
+
+async function loaderTokens(ctx: Ctx, file: string): Promise<{ tokens: PhpToken[]; index: LineIndex } | null> {
+  checkAbort(ctx);
+  const r = await ctx.fs.readText(file, MAX_LOADER_BYTES);
+  if (r.text !== null) return { tokens: phpTokens(r.text), index: new LineIndex(r.text) };
+  problem(ctx, file, l10n.t('{0} {1}; what it loads (sub-folders, wpcom_vip_load_plugin() calls) is not known.', path.basename(file), r.why), undefined, { severity: 'info' });
+  return null;
+}
+
+/** VIP's `wpcom_vip_load_plugin( 'liveblog' )`: a plugin of the plugins folder, declared at the call. */
+function addVipLoadCalls(ctx: Ctx, file: string, tokens: PhpToken[], index: LineIndex): void {
+  for (const call of vipLoadPluginCalls(tokens)) {
+    const at = index.position(call.offset);
+    const slug = call.plugin === null ? '' : vipPluginFolder(call.plugin);
+    if (call.plugin === null || slug === '') {
+      problem(ctx, file, l10n.t('wpcom_vip_load_plugin() without a plain string as its first argument: WP Bench cannot tell which plugin it loads.'), at, { severity: 'info' });
+      continue;
+    }
+    const location: ComponentLocation = { file: rel(ctx, file), line: at.line, column: at.column + 1, length: Math.max(0, call.length - 2), source: 'vip-load-plugin' };
+    if (!listable(ctx, slug, file, location, l10n.t('Plugin loaded by wpcom_vip_load_plugin()'))) continue;
+    ctx.components.push({ kind: 'plugin', slug, name: null, version: null, locations: [location] });
+  }
 }
 
 // ---- themes: search_theme_directories() --------------------------------------------------------
@@ -350,7 +423,10 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
   await Promise.all(
     entries.map(async (e) => {
       if (e.name.startsWith('.') || e.name === 'CVS') return;
-      if (!(await isDirEntry(ctx, dir, e))) return;
+      if (!(await isDirEntry(ctx, dir, e))) {
+        await brokenLink(ctx, dir, e);
+        return;
+      }
       const abs = path.join(dir, e.name);
       const inner = await readDir(ctx, abs);
       if (!inner) return;

@@ -95,7 +95,7 @@ const child = jsonChild;
  * Slug and kind of a mapping key such as `wp-content/plugins/x` or `wp-content/themes/y`; a mapping into a
  * theme group (`wp-content/themes/GROUP/THEME`) is THEME.
  */
-function mappingTarget(key: string): { kind: ComponentKind; slug: string; version: null; mustUse?: boolean } | null {
+function mappingTarget(key: string): { kind: ComponentKind; slug: string; version: string | null; mustUse?: boolean } | null {
   const parts = key.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
   for (let i = 0; i + 1 < parts.length; i++) {
     const dir = parts[i];
@@ -145,22 +145,36 @@ export function parseWpEnv(
   };
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
-  if (!root || root.type !== 'object') return { components, problems, local, mounts, selfInstalls, selfEntries };
+  const result = { components, problems, local, mounts, selfInstalls, selfEntries };
+  // What @wordpress/env refuses ("must be an array of strings", …) is said at the entry, never skipped silently.
+  const refuse = (node: Node, what: string) =>
+    problems.push(problemAt(file, index, node.offset, l10n.t('{0}; @wordpress/env refuses this file, and WP Bench did not read that entry.', what)));
+  if (!root) return result;
+  if (root.type !== 'object') {
+    refuse(root, l10n.t('The file is not a JSON object'));
+    return result;
+  }
 
   const scopes: Node[] = [root];
   const env = child(root, 'env');
+  if (env && env.type !== 'object') refuse(env, l10n.t('"{0}" must be an object', 'env'));
   if (env?.type === 'object') {
     for (const prop of env.children ?? []) {
       const v = prop.children?.[1];
       if (v?.type === 'object') scopes.push(v);
+      else if (v) refuse(v, l10n.t('"{0}" must be an object', `env.${String(prop.children?.[0]?.value)}`));
     }
   }
   for (const scope of scopes) {
     for (const [key, kind] of [['plugins', 'plugin'], ['themes', 'theme']] as const) {
       const arr = child(scope, key);
+      if (arr && arr.type !== 'array') refuse(arr, l10n.t('"{0}" must be an array of strings', key));
       if (arr?.type !== 'array') continue;
       for (const item of arr.children ?? []) {
-        if (item.type !== 'string' || typeof item.value !== 'string') continue;
+        if (item.type !== 'string' || typeof item.value !== 'string') {
+          refuse(item, l10n.t('"{0}" must be an array of strings', key));
+          continue;
+        }
         const c = stringAt(item, file, index, kind, wpEnvSource(item.value, self?.[kind]), problems);
         if (!c) continue;
         components.push(c);
@@ -169,10 +183,16 @@ export function parseWpEnv(
       }
     }
     const mappings = child(scope, 'mappings');
+    if (mappings && mappings.type !== 'object') refuse(mappings, l10n.t('"{0}" must be an object', 'mappings'));
     if (mappings?.type === 'object') {
       for (const prop of mappings.children ?? []) {
         const k = prop.children?.[0];
         if (!k || typeof k.value !== 'string') continue;
+        const v = prop.children?.[1];
+        if (v && v.type !== 'string') {
+          refuse(v, l10n.t('"{0}" must be an object of strings', 'mappings'));
+          continue;
+        }
         const role = mountedRole(k.value);
         const mounted = prop.children?.[1]?.value;
         if (role && typeof mounted === 'string') {
@@ -182,10 +202,12 @@ export function parseWpEnv(
         }
         const target = mappingTarget(k.value);
         if (!target) continue;
+        const value = prop.children?.[1]?.value;
+        // A zip URL names the version it installs (`…/theme/twentytwentyfour.1.0.zip`), as in the plugins and themes lists.
+        if (typeof value === 'string' && /^https?:\/\//i.test(value.trim())) target.version = wpEnvSource(value)?.version ?? null;
         const c = stringAt(k, file, index, target.kind, target, problems);
         if (!c) continue;
         // A local file mapped into mu-plugins is the site's own code; a wordpress.org download is the w.org item.
-        const value = prop.children?.[1]?.value;
         if (target.mustUse && !(typeof value === 'string' && /^https?:\/\/downloads\.wordpress\.org\//i.test(value))) c.mustUse = true;
         components.push(c);
         noteLocal(c, value);

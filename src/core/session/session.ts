@@ -11,7 +11,7 @@ import type { ProxySettings, TransportFactory } from '../api/transport';
 import { DiskCache } from '../cache/diskCache';
 import type { Logger } from '../logger';
 import { LookupService, type LookupItem, type LookupOutcome } from '../lookupService';
-import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, LookupDecision, QuotaSnapshot, ScanProblem, ScanResult } from '../model';
+import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, LookupDecision, QuotaSnapshot, ScanProblem, ScanResult, VersionSource } from '../model';
 import { judge, type Judgement } from '../report/judge';
 import { lookupDecision, parseDeclarationDocument, scanWorkspace } from '../scan';
 import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../teamConfig';
@@ -37,6 +37,8 @@ export interface ComponentEntry {
   lookup: LookupDecision;
   /** Workspace folders (roots) that declare it. */
   folders: string[];
+  /** When the places that install it disagree on the version (see DetectedComponent.versions). */
+  versions?: VersionSource[];
 }
 
 /** Application-wide settings (one value per window). */
@@ -520,6 +522,7 @@ export class WorkspaceSession extends DisposableStore {
         existing.wordpressOrgUri ||= c.wordpressOrgUri === true;
         existing.mustUse &&= c.mustUse === true;
         existing.outsideWorkspace &&= c.outsideWorkspace === true;
+        existing.versions ??= c.versions;
         if (!existing.folders.includes(root)) existing.folders.push(root);
       } else {
         merged.set(key, {
@@ -534,6 +537,7 @@ export class WorkspaceSession extends DisposableStore {
           outsideWorkspace: c.outsideWorkspace === true,
           lookup: 'yes',
           folders: [root],
+          ...(c.versions ? { versions: c.versions } : {}),
         });
       }
     };

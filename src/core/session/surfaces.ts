@@ -4,6 +4,7 @@ import { formatQuota, isoTime, isWorseThan } from '../format';
 import { l10n } from '../l10n';
 import { hoverMarkdown } from '../present';
 import { lookupExplanation } from '../scan/lookup';
+import { versionsNote } from '../versions';
 import type { ComponentEntry, WorkspaceSession } from './session';
 
 /** The hover (and tree tooltip) markdown of a component: untrusted, every API string escaped by hoverMarkdown. */
@@ -18,6 +19,8 @@ export function componentHover(session: WorkspaceSession, entry: ComponentEntry,
     const inRepo = l10n.t('The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).');
     notice = notice ? `${inRepo} ${notice}` : inRepo;
   }
+  const differ = versionsNote(entry.versions);
+  if (differ) notice = notice ? `${notice} ${differ}` : differ;
   return hoverMarkdown(entry.kind, entry.slug, session.outcome(entry.kind, entry.slug), { notice, name: entry.name });
 }
 
