@@ -6,7 +6,7 @@ import { BenchClient } from './core/api/client';
 import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
 import type { TransportFactory } from './core/api/transport';
 import { DiskCache } from './core/cache/diskCache';
-import { formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
+import { countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
 import { LookupService, type LookupOutcome } from './core/lookupService';
@@ -179,7 +179,7 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
     }
     io.out(textTable(rows));
     const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
-    io.out(`\n${result.components.length} components${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${result.problems.length} problems (on stderr)` : ''}.`);
+    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${countNoun(result.problems.length, 'problem')} (on stderr)` : ''}.`);
   }
   for (const p of result.problems) io.err(`wp-bench: ${p.file || dir}:${p.line}: ${p.message}`);
   return EXIT.ok;
@@ -387,13 +387,13 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache'), guard, deadline: runStarted + timeoutS * 1000, onDeadline: () => void client.dispose() });
     if (looked.overLimit.length) {
       const names = looked.overLimit.slice(0, 5).map((i) => `${i.kind} ${i.slug}`).join(', ');
-      io.err(`wp-bench: ${looked.overLimit.length} lookup${looked.overLimit.length === 1 ? '' : 's'} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
+      io.err(`wp-bench: ${countNoun(looked.overLimit.length, 'lookup')} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
     }
     warnUnwritableCache(cache, io);
     const notCached = [...looked.skipped.values()].filter((r) => r === 'offline').length;
     if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
     const input = { outcomes: looked.outcomes, config, skipped: looked.skipped, budgetLocations, budgetLocation };
-    const judgement = judge({ ...input, components: scan.components });
+    const judgement = judge({ ...input, components: scan.components, problems: scan.problems });
     let diff: ComponentDiff | undefined;
     if (baseComponents) diff = diffJudgements(diffRef!, judge({ ...input, components: baseComponents }), judgement);
 
@@ -417,7 +417,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     for (const { error, count } of errs) {
       const judged = [...looked.outcomes.values()].filter((o) => o.error?.kind === error.kind);
       const stale = judged.filter((o) => o.result).length;
-      io.err(`wp-bench: ${error.message} ${count} component${count === 1 ? '' : 's'} affected: ${stale} judged from stale cache, ${count - stale} unknown.`);
+      io.err(`wp-bench: ${error.message} ${countNoun(count, 'component')} affected: ${stale} judged from stale cache, ${count - stale} unknown.`);
     }
     if (looked.stoppedBy) {
       const left = [...looked.skipped.values()].filter((r) => r === 'time' || r === 'timeouts').length;

@@ -3,6 +3,7 @@
 // (key, trust, consent, per-scan limit, quota block, rejected key, recent failures). No vscode: the editor reaches
 // it through SessionHost, and plain-Node tests drive it with fakes.
 import { l10n } from '../l10n';
+import { countNoun, plural } from '../format';
 import * as path from 'node:path';
 import { BenchClient, normaliseApiUrl } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -254,9 +255,11 @@ export class WorkspaceSession extends DisposableStore {
     }));
     const grade = this.minimumGrade().charAt(0).toUpperCase();
     const folderIgnore = this.host.folders().flatMap((f) => this.host.folderSettings(f.root).ignore);
+    const problems = this.problems.map((p) => ({ ...p, file: path.relative(root, p.absFile).split(path.sep).join('/') }));
     return judge({
       components,
       outcomes,
+      problems,
       config: {
         failOn: (GRADE_LETTERS as readonly string[]).includes(grade) ? (grade as GradeLetter) : 'C',
         context: this.team?.config.context ?? 'homepage',
@@ -453,7 +456,7 @@ export class WorkspaceSession extends DisposableStore {
         try {
           const result = await scan(folder.root, abort.signal);
           results.set(folder.root, { components: result.components, problems: result.problems });
-          this.host.logger.info(`scan ${folder.name}: ${result.components.length} components, ${result.problems.length} problems (${this.now() - started} ms)`);
+          this.host.logger.info(`scan ${folder.name}: ${countNoun(result.components.length, 'component')}, ${countNoun(result.problems.length, 'problem')} (${this.now() - started} ms)`);
         } catch (err) {
           if (abort.signal.aborted) return false;
           this.host.logger.error(`scan of ${folder.name} failed: ${(err as Error).message}`);
@@ -632,7 +635,12 @@ export class WorkspaceSession extends DisposableStore {
     if (!(await this.keyMayGo())) return false;
     if (!this.host.isTrusted() && !this.untrustedConsent) {
       const allow = l10n.t('Allow Lookups');
-      this.prompt('untrusted', l10n.t('This workspace is not trusted. WP Bench found {0} plugins and themes; looking them up sends their slugs to the benchmark API with your key.', count), [allow], (choice) => choice === allow && this.allowUntrustedLookups());
+      const message = plural(
+        count,
+        l10n.t('This workspace is not trusted. WP Bench found 1 plugin or theme; looking it up sends its slug to the benchmark API with your key.'),
+        l10n.t('This workspace is not trusted. WP Bench found {0} plugins and themes; looking them up sends their slugs to the benchmark API with your key.', count),
+      );
+      this.prompt('untrusted', message, [allow], (choice) => choice === allow && this.allowUntrustedLookups());
       return false;
     }
     return true;
@@ -662,7 +670,12 @@ export class WorkspaceSession extends DisposableStore {
     const limit = this.settingsValue.maxPerScan;
     const all = l10n.t('Look Up All {0}', needed.length);
     const some = l10n.t('Only {0}', limit);
-    this.prompt('limit', l10n.t('This scan would send {0} requests (each counts against your monthly quota); the limit per scan is {1}.', needed.length, limit), [all, some], (choice) => {
+    const message = plural(
+      needed.length,
+      l10n.t('This scan would send 1 request (it counts against your monthly quota); the limit per scan is {0}.', limit),
+      l10n.t('This scan would send {0} requests (each counts against your monthly quota); the limit per scan is {1}.', needed.length, limit),
+    );
+    this.prompt('limit', message, [all, some], (choice) => {
       if (choice === all) return this.lookupAll({ only: needed, consented: true });
       if (choice === some && limit > 0) return this.lookupAll({ only: needed.slice(0, limit), consented: true });
       return undefined;
