@@ -119,6 +119,8 @@ export class WorkspaceSession extends DisposableStore {
   private account: AccountInfo | undefined;
   private validatedAccount: { key: string; account: AccountInfo; at: number } | undefined;
   private hasKeyValue = false;
+  /** The key in use, for the per-key 429 block (kept in memory only; the guard stores its fingerprint). */
+  private currentKey: string | undefined;
   private untrustedConsent = false;
   /** Prompts on screen, and prompts the user dismissed (not asked again in this session). */
   private readonly asking = new Set<Prompt>();
@@ -164,9 +166,9 @@ export class WorkspaceSession extends DisposableStore {
   get lastAccount(): AccountInfo | undefined {
     return this.account;
   }
-  /** Epoch ms until which no lookup is sent (a 429, remembered across reloads), or null. */
+  /** Epoch ms until which no lookup is sent with the current key (a 429, remembered across reloads), or null. */
   get blockedUntil(): number | null {
-    return this.guard.blockedUntil() ?? this.client?.blockedUntil ?? null;
+    return this.guard.blockedUntil(this.currentKey) ?? this.client?.blockedUntil ?? null;
   }
   get state(): SessionState {
     return this.scanning ? 'scanning' : this.lookupsInFlight > 0 ? 'looking-up' : 'idle';
@@ -273,7 +275,8 @@ export class WorkspaceSession extends DisposableStore {
   // ---- settings, key, client -----------------------------------------------------------------------
 
   async refreshKeyState(): Promise<void> {
-    this.hasKeyValue = !!(await this.host.getKey());
+    this.currentKey = await this.host.getKey();
+    this.hasKeyValue = !!this.currentKey;
     this.host.setContext('wpBench.hasKey', this.hasKeyValue);
     this.quotaChanged.fire();
   }
