@@ -46,6 +46,7 @@ Usage:
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
+  --request-timeout-s N   time limit of one request, body included (default 15)
   --no-cache      ask the API even when a cached answer is fresh
   --verbose       log requests to stderr (never the key)
   --help, --version
@@ -85,7 +86,7 @@ interface Parsed {
 
 const CHECK_VALUE_FLAGS = ['--timeout-s', '--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
 const CHECK_BOOL_FLAGS = ['--offline'];
-const VALUE_FLAGS = new Set(['--api-url', ...CHECK_VALUE_FLAGS]);
+const VALUE_FLAGS = new Set(['--api-url', '--request-timeout-s', ...CHECK_VALUE_FLAGS]);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 
 function parseArgs(argv: string[]): Parsed {
@@ -131,13 +132,16 @@ function stderrLogger(io: CliIo): Logger {
   };
 }
 
-function makeClient(parsed: Parsed, io: CliIo): BenchClient {
+function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = lazyUndici): BenchClient {
   const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
   const key = io.env.WPBENCH_API_KEY;
+  const timeoutS = numberFlag(parsed, '--request-timeout-s');
+  if (timeoutS !== undefined && timeoutS <= 0) throw new UsageError('--request-timeout-s needs a number > 0');
   return new BenchClient({
     apiUrl: apiUrl ?? '',
     getKey: () => key,
-    transport: lazyUndici,
+    transport,
+    timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
     logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
   });
 }
@@ -353,14 +357,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const budgetLocation: ReportLocation | undefined = hasComposer ? { file: 'composer.json', line: 1, column: 1 } : undefined;
 
   // The cache is keyed by API address, so --offline needs it too; the key only when a request is needed.
-  const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
   const key = io.env.WPBENCH_API_KEY;
-  const client = new BenchClient({
-    apiUrl: apiUrl ?? '',
-    getKey: () => key,
-    transport: offline ? offlineTransport : lazyUndici,
-    logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
-  });
+  const client = makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
   try {
     const scan = await scanWorkspace(dir);
     for (const p of scan.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
