@@ -6,7 +6,7 @@ import { BenchClient } from './core/api/client';
 import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
 import type { TransportFactory } from './core/api/transport';
 import { DiskCache } from './core/cache/diskCache';
-import { formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
+import { countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
 import { checkOutputPath, OutputFileError, writeOutputFile } from './core/outputFile';
@@ -48,6 +48,7 @@ Usage:
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
+  --request-timeout-s N   time limit of one request, body included (default 15)
   --no-cache      ask the API even when a cached answer is fresh
   --verbose       log requests to stderr (never the key)
   --help, --version
@@ -87,7 +88,7 @@ interface Parsed {
 
 const CHECK_VALUE_FLAGS = ['--timeout-s', '--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
 const CHECK_BOOL_FLAGS = ['--offline'];
-const VALUE_FLAGS = new Set(['--api-url', ...CHECK_VALUE_FLAGS]);
+const VALUE_FLAGS = new Set(['--api-url', '--request-timeout-s', ...CHECK_VALUE_FLAGS]);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 
 function parseArgs(argv: string[]): Parsed {
@@ -133,13 +134,16 @@ function stderrLogger(io: CliIo): Logger {
   };
 }
 
-function makeClient(parsed: Parsed, io: CliIo): BenchClient {
+function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = lazyUndici): BenchClient {
   const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
   const key = io.env.WPBENCH_API_KEY;
+  const timeoutS = numberFlag(parsed, '--request-timeout-s');
+  if (timeoutS !== undefined && timeoutS <= 0) throw new UsageError('--request-timeout-s needs a number > 0');
   return new BenchClient({
     apiUrl: apiUrl ?? '',
     getKey: () => key,
-    transport: lazyUndici,
+    transport,
+    timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
     logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
   });
 }
@@ -184,7 +188,7 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
     }
     io.out(textTable(rows));
     const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
-    io.out(`\n${result.components.length} components${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${result.problems.length} problems (on stderr)` : ''}.`);
+    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${countNoun(result.problems.length, 'problem')} (on stderr)` : ''}.`);
   }
   for (const p of result.problems) io.err(`wp-bench: ${p.file || dir}:${p.line}: ${p.message}`);
   return EXIT.ok;
@@ -361,14 +365,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const budgetLocation: ReportLocation | undefined = hasComposer ? { file: 'composer.json', line: 1, column: 1 } : undefined;
 
   // The cache is keyed by API address, so --offline needs it too; the key only when a request is needed.
-  const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
   const key = io.env.WPBENCH_API_KEY;
-  const client = new BenchClient({
-    apiUrl: apiUrl ?? '',
-    getKey: () => key,
-    transport: offline ? offlineTransport : lazyUndici,
-    logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
-  });
+  const client = makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
   try {
     const scan = await scanWorkspace(dir);
     for (const p of scan.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
@@ -395,13 +393,13 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache'), guard, deadline: runStarted + timeoutS * 1000, onDeadline: () => void client.dispose() });
     if (looked.overLimit.length) {
       const names = looked.overLimit.slice(0, 5).map((i) => `${i.kind} ${i.slug}`).join(', ');
-      io.err(`wp-bench: ${looked.overLimit.length} lookup${looked.overLimit.length === 1 ? '' : 's'} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
+      io.err(`wp-bench: ${countNoun(looked.overLimit.length, 'lookup')} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
     }
     warnUnwritableCache(cache, io);
     const notCached = [...looked.skipped.values()].filter((r) => r === 'offline').length;
     if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
     const input = { outcomes: looked.outcomes, config, skipped: looked.skipped, budgetLocations, budgetLocation };
-    const judgement = judge({ ...input, components: scan.components });
+    const judgement = judge({ ...input, components: scan.components, problems: scan.problems });
     let diff: ComponentDiff | undefined;
     if (baseComponents) diff = diffJudgements(diffRef!, judge({ ...input, components: baseComponents }), judgement);
 
@@ -424,7 +422,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     for (const { error, count } of errs) {
       const judged = [...looked.outcomes.values()].filter((o) => o.error?.kind === error.kind);
       const stale = judged.filter((o) => o.result).length;
-      io.err(`wp-bench: ${error.message} ${count} component${count === 1 ? '' : 's'} affected: ${stale} judged from stale cache, ${count - stale} unknown.`);
+      io.err(`wp-bench: ${error.message} ${countNoun(count, 'component')} affected: ${stale} judged from stale cache, ${count - stale} unknown.`);
     }
     if (looked.stoppedBy) {
       const left = [...looked.skipped.values()].filter((r) => r === 'time' || r === 'timeouts').length;

@@ -6,14 +6,26 @@ export function formatMs(ms: number): string {
   return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
 }
 
+/** Memory in MB whatever its size, so that one report, hover or table never shows "+0 KB" beside "75 MB". */
 export function formatMemoryKb(kb: number): string {
-  const abs = Math.abs(kb);
-  if (abs >= 1024) return `${(kb / 1024).toFixed(abs >= 10 * 1024 ? 0 : 1)} MB`;
-  return `${Math.round(kb)} KB`;
+  const mb = kb / 1024;
+  const abs = Math.abs(mb);
+  if (abs === 0) return '0 MB';
+  return `${mb.toFixed(abs >= 10 ? 0 : abs >= 0.1 ? 1 : 2)} MB`;
 }
 
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
+}
+
+/** The singular or the plural form for a count: `plural(n, l10n.t('1 component'), l10n.t('{0} components', n))`. */
+export function plural<T>(n: number, one: T, other: T): T {
+  return n === 1 ? one : other;
+}
+
+/** "1 component", "2 components" (English: the CLI and the reports; the editor's strings use plural() with l10n.t). */
+export function countNoun(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
 }
 
 export function formatContext(c: ContextMeasurement | null): { ttfb: string; memory: string; queries: string } {

@@ -1,7 +1,7 @@
 // "At a glance": what the inline annotations, the site report, the comparison and the HTML report show, computed
 // from a judgement or from outcomes (no vscode, no I/O). Measured values are bars; what is not measured or not
 // benchmarked is listed beside them, never drawn as zero.
-import { formatCount, formatMemoryKb, formatMs } from './format';
+import { formatCount, formatMemoryKb, formatMs, plural } from './format';
 import { l10n } from './l10n';
 import type { LookupOutcome } from './lookupService';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName, type LookupDecision } from './model';
@@ -22,7 +22,7 @@ export function metricValue(m: ContextMeasurement, metric: ChartMetric): number 
 export function formatMetric(value: number, metric: ChartMetric): string {
   if (metric === 'ttfb') return formatMs(value);
   if (metric === 'memory') return formatMemoryKb(value * 1024);
-  return l10n.t('{0} queries', formatCount(value));
+  return plural(Math.round(value), l10n.t('1 query'), l10n.t('{0} queries', formatCount(value)));
 }
 
 export function metricLabel(metric: ChartMetric): string {

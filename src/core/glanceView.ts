@@ -1,6 +1,7 @@
 // The bodies of the site report and comparison webviews (escaped HTML) and the data their chart script draws.
 // The glue wraps them in a page with a CSP nonce; nothing from the API reaches the page unescaped.
 import { allCharts, CHART_METRICS, compareChart, type ChartData, type ChartMetric, type CompareColumn, type CompareRow } from './glance';
+import { plural } from './format';
 import { l10n } from './l10n';
 import { CONTEXT_NAMES, type ContextName } from './model';
 import { contextLabel, escapeHtml, siteTotalLine } from './present';
@@ -61,7 +62,7 @@ function chartBlock(): string {
 /** The site report: the total per context, then the chart with its switches and the lists beside it. */
 export function siteReportView(j: Judgement): { body: string; data: GlanceViewData } {
   const parts: string[] = [];
-  parts.push(`<header><h1>${escapeHtml(l10n.t('Site report'))}</h1><p class="sub">${escapeHtml(l10n.t('{0} plugins and themes, {1} benchmarked', j.counts.components, j.counts.benchmarked))}</p></header>`);
+  parts.push(`<header><h1>${escapeHtml(l10n.t('Site report'))}</h1><p class="sub">${escapeHtml(plural(j.counts.components, l10n.t('1 plugin or theme, {0} benchmarked', j.counts.benchmarked), l10n.t('{0} plugins and themes, {1} benchmarked', j.counts.components, j.counts.benchmarked)))}</p></header>`);
   if (j.synthetic) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticBanner())}</p>`);
   parts.push(`<table class="totals"><caption>${escapeHtml(l10n.t('Site total: the measured extra cost of every plugin and theme, per context'))}</caption><tbody>`);
   for (const c of CONTEXT_NAMES) parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(siteTotalLine(j.total.contexts[c]))}</td></tr>`);

@@ -1,6 +1,6 @@
 // What people read about a component: hover markdown, webview HTML, tree text and the site total.
 // Every string from the API is escaped here, so no markdown, HTML or command link from the API can act.
-import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank } from './format';
+import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank, plural } from './format';
 import type { LookupOutcome } from './lookupService';
 import { l10n } from './l10n';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextName } from './model';
@@ -127,10 +127,19 @@ export function accessibleSummary(outcome: LookupOutcome | undefined): string {
   return outcome?.stale ? l10n.t('{0}, stale cached data', text) : text;
 }
 
+/** "+3 ms TTFB · +1.0 MB · +2 queries" (or "+1 query"). */
+function deltaLine(ttfbMs: number, memoryKb: number, queries: number): string {
+  return plural(
+    Math.round(queries),
+    l10n.t('+{0} TTFB · +{1} · +1 query', formatMs(ttfbMs), formatMemoryKb(memoryKb)),
+    l10n.t('+{0} TTFB · +{1} · +{2} queries', formatMs(ttfbMs), formatMemoryKb(memoryKb), formatCount(queries)),
+  );
+}
+
 export function contextLine(r: BenchmarkRecord, c: ContextName): string {
   const m = r.contexts[c];
   if (!m) return l10n.t('not measured');
-  return l10n.t('+{0} TTFB · +{1} · +{2} queries', formatMs(m.ttfbDeltaMs), formatMemoryKb(m.memoryDeltaKb), formatCount(m.queriesDelta));
+  return deltaLine(m.ttfbDeltaMs, m.memoryDeltaKb, m.queriesDelta);
 }
 
 export interface ContextTotal {
@@ -178,7 +187,7 @@ export function siteTotal(outcomes: (LookupOutcome | undefined)[]): SiteTotal {
 export function siteTotalLine(t: ContextTotal): string {
   // "+0 ms" would read as "costs nothing" when nothing was measured (all failed, unknown or not measured).
   if (t.measured === 0) return t.notMeasured ? l10n.t('no measurement ({0} not measured)', t.notMeasured) : l10n.t('no measurement');
-  const base = l10n.t('+{0} TTFB · +{1} · +{2} queries', formatMs(t.ttfbDeltaMs), formatMemoryKb(t.memoryDeltaKb), formatCount(t.queriesDelta));
+  const base = deltaLine(t.ttfbDeltaMs, t.memoryDeltaKb, t.queriesDelta);
   return t.notMeasured ? l10n.t('{0} ({1} not measured)', base, t.notMeasured) : base;
 }
 

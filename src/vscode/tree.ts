@@ -1,6 +1,6 @@
 // The "Plugins & Themes" view: a site total, then Plugins and Themes worst first, each with its three contexts.
 import * as vscode from 'vscode';
-import { formatCount } from '../core/format';
+import { formatCount, plural } from '../core/format';
 import { budgetLines } from '../core/report/formats';
 import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
@@ -87,9 +87,9 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         item.iconPath = new vscode.ThemeIcon('graph');
         const notMeasured = CONTEXT_NAMES.reduce((n, c) => n + total.contexts[c].notMeasured, 0);
         const lines = [
-          vscode.l10n.t('**Site total** — sum of the measured deltas of {0} benchmarked components', total.benchmarked) +
-            (total.unknown ? vscode.l10n.t('; {0} without a benchmark are not counted', total.unknown) : '') +
-            (notMeasured ? vscode.l10n.t('; {0} context measurements are not measured (not counted as zero)', notMeasured) : '') +
+          plural(total.benchmarked, vscode.l10n.t('**Site total** — sum of the measured deltas of 1 benchmarked component'), vscode.l10n.t('**Site total** — sum of the measured deltas of {0} benchmarked components', total.benchmarked)) +
+            (total.unknown ? plural(total.unknown, vscode.l10n.t('; 1 without a benchmark is not counted'), vscode.l10n.t('; {0} without a benchmark are not counted', total.unknown)) : '') +
+            (notMeasured ? plural(notMeasured, vscode.l10n.t('; 1 context measurement is not measured (not counted as zero)'), vscode.l10n.t('; {0} context measurements are not measured (not counted as zero)', notMeasured)) : '') +
             '.',
         ];
         // Budgets from the team's .wp-bench.json: the same verdict as `wp-bench check`.

@@ -55,6 +55,49 @@ describe('CLI: quota state that lasts between runs', () => {
   });
 });
 
+describe('CLI: the 429 block belongs to the key and the API address (issue 21, item 10)', () => {
+  let first: Emulator;
+  let second: Emulator;
+  let site: string;
+  before(async () => {
+    first = await startEmulator();
+    second = await startEmulator();
+    site = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-state-'));
+    const require: Record<string, string> = {};
+    for (const s of ['akismet', 'jetpack', 'woocommerce', 'wordpress-seo', 'contact-form-7', 'classic-editor']) require[`wpackagist-plugin/${s}`] = '*';
+    await fs.writeFile(path.join(site, 'composer.json'), JSON.stringify({ require }, null, 2));
+  });
+  after(async () => {
+    await first.close();
+    await second.close();
+  });
+
+  it('key B on the same cache folder after key A got 429 is not blocked; key A stays blocked; another API is not blocked', async () => {
+    const cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-cache-'));
+    const a = { WPBENCH_API_URL: first.url, WPBENCH_API_KEY: DEMO.almostExhausted, WPBENCH_CACHE_DIR: cache };
+    assert.equal((await check(site, a)).code, 5);
+    const afterA = first.stats.total;
+    // An upgraded plan: another key, same cache folder, same API.
+    const b = await check(site, { ...a, WPBENCH_API_KEY: DEMO.pro });
+    assert.ok(b.code === 0 || b.code === 1, `key B is judged, not blocked: ${b.code} ${b.err}`);
+    assert.ok(first.stats.total > afterA, 'key B sent its lookups');
+    const afterB = first.stats.total;
+    // Key A on what key B has not cached: still blocked.
+    const uncached = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-state-'));
+    await fs.writeFile(path.join(uncached, 'composer.json'), JSON.stringify({ require: { 'wpackagist-plugin/hello-dolly': '*', 'wpackagist-plugin/elementor': '*' } }));
+    const again = await check(uncached, a);
+    assert.equal(again.code, 5, 'key A is still blocked');
+    assert.equal(first.stats.total, afterB, 'nothing sent with key A');
+    // The same key at another API address has its own quota there.
+    const other = await check(site, { ...a, WPBENCH_API_URL: second.url });
+    assert.ok(second.stats.total > 0, `the other API is asked (${other.code})`);
+    for (const f of await fs.readdir(cache)) {
+      const text = await fs.readFile(path.join(cache, f), 'utf8').catch(() => '');
+      assert.ok(!text.includes(DEMO.almostExhausted) && !text.includes(DEMO.pro), `no key in ${f}`);
+    }
+  });
+});
+
 describe('CLI: a closed pipe', () => {
   it('wp-bench scan | head: the run ends quietly, no EPIPE crash', async function () {
     this.timeout(20000);

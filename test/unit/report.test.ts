@@ -62,7 +62,7 @@ describe('report: judge', () => {
     assert.equal(t.measured, 2);
     assert.equal(t.notMeasured, 1);
     assert.equal(j.total.unknown, 3);
-    assert.deepEqual(j.counts, { components: 6, benchmarked: 3, notBenchmarked: 1, notInDataset: 1, unknown: 1, stale: 0, ignored: 0, gradeFailures: 1, budgetFailures: 0 });
+    assert.deepEqual(j.counts, { components: 6, benchmarked: 3, notBenchmarked: 1, notInDataset: 1, unknown: 1, stale: 0, ignored: 0, gradeFailures: 1, budgetFailures: 0, problems: 0 });
   });
 
   it('budgets: over and within, per context, memory in MB, with the unmeasured listed', () => {
@@ -130,7 +130,7 @@ describe('report: formats', () => {
 
   it('json: the documented, stable shape', () => {
     const j = JSON.parse(toJson(judge({ ...fixture(), config: CONFIG })));
-    assert.deepEqual(Object.keys(j), ['version', 'passed', 'failOn', 'context', 'counts', 'siteTotal', 'budgets', 'components', 'findings']);
+    assert.deepEqual(Object.keys(j), ['version', 'passed', 'failOn', 'context', 'counts', 'siteTotal', 'budgets', 'components', 'findings', 'problems']);
     assert.equal(j.version, 1);
     assert.equal(j.passed, false);
     assert.deepEqual(Object.keys(j.components[0]), ['kind', 'slug', 'name', 'version', 'state', 'grade', 'score', 'failed', 'stale', 'fetchedAt', 'synthetic', 'unknownReason', 'contexts', 'profileUrl', 'locations', 'findings']);
@@ -162,7 +162,7 @@ describe('report: formats', () => {
     const sarif = JSON.parse(toSarif(j, { uriPrefix: 'site', toolVersion: '0.1.0' }));
     assertSarifShape(sarif);
     const ids = sarif.runs[0].tool.driver.rules.map((r: any) => r.id);
-    assert.deepEqual(ids, ['grade-below-threshold', 'budget-exceeded', 'not-benchmarked', 'not-in-dataset', 'not-looked-up']);
+    assert.deepEqual(ids, ['grade-below-threshold', 'budget-exceeded', 'not-benchmarked', 'not-in-dataset', 'not-looked-up', 'scan-problem']);
     assert.deepEqual(RULES.map((r) => r.id), ids);
     const results = sarif.runs[0].results;
     const slow = results.find((r: any) => r.ruleId === 'grade-below-threshold');

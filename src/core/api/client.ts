@@ -7,7 +7,7 @@ import { nullLogger } from '../logger';
 import { ApiError, errors } from './errors';
 import { mergeSnapshots, parseAccount, parseRateLimitHeaders, parseResetValue, snapshotFromAccount } from './quota';
 import { parseRecord, RecordShapeError } from './record';
-import { isLoopbackHost, TransportError, type HttpResponse, type HttpTransport, type ProxySettings, type TransportFactory } from './transport';
+import { asTransportError, isLoopbackHost, type HttpResponse, type HttpTransport, type ProxySettings, type TransportFactory } from './transport';
 
 export interface ClientOptions {
   /** Everything before `/v1`, e.g. `https://api.example.com/api`. */
@@ -299,13 +299,15 @@ export class BenchClient {
             maxBytes: this.opts.maxBodyBytes,
           });
         } catch (err) {
-          if (err instanceof TransportError) {
-            if (err.failure === 'timeout') throw errors.timeout(Math.round(this.opts.timeoutMs / 1000));
-            if (err.failure === 'too-large') throw errors.unreadable(err.message);
-            if (err.failure === 'aborted') throw errors.cancelled();
-            throw errors.network(err.message);
+          const failure = asTransportError(err);
+          if (failure) {
+            if (failure.failure === 'timeout') throw errors.timeout(Math.round(this.opts.timeoutMs / 1000));
+            if (failure.failure === 'too-large' || failure.failure === 'malformed') throw errors.unreadable(failure.message);
+            if (failure.failure === 'aborted') throw errors.cancelled();
+            throw errors.network(failure.message);
           }
-          throw errors.network(String((err as Error)?.message ?? err));
+          // Not the transport's own failure (a bug, a broken transport): another try would fail the same way.
+          throw errors.network(String((err as Error)?.message ?? err), false);
         }
         this.logger.info(`GET ${path} → ${res.status} (${this.now() - started} ms)`);
         const snapshot = parseRateLimitHeaders(res.headers, this.now());

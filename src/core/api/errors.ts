@@ -32,9 +32,13 @@ export class ApiError extends Error {
     return this.details.status;
   }
 
-  /** Only network trouble and 5xx are worth another try. */
+  /**
+   * Worth another try: only what can succeed on a retry of the same GET — a connection reset or refused, a name that
+   * did not resolve, a 500/502/503/504. Never a too-large or malformed answer, a 4xx, a timeout (the wait stays
+   * bounded) or anything not marked so.
+   */
   get retryable(): boolean {
-    return this.details.retryable ?? (this.kind === 'network' || this.kind === 'server');
+    return this.details.retryable === true;
   }
 }
 
@@ -43,6 +47,9 @@ export function formatResetTime(resetAt: number | null | undefined): string {
   const iso = isoTime(resetAt);
   return iso ? iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : l10n.t('the next monthly reset');
 }
+
+/** 5xx that a retry can cure (not 501 Not Implemented, 505 HTTP Version Not Supported…). */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
 export const errors = {
   missingUrl: () =>
@@ -60,9 +67,9 @@ export const errors = {
   invalidSlug: (slug: string) =>
     new ApiError('invalid-slug', l10n.t('"{0}" is not a valid plugin or theme slug (lowercase letters, digits, "-" or "_"; at most 200 characters). Nothing was sent.', truncateForMessage(slug)), { retryable: false }),
   server: (status: number) =>
-    new ApiError('server', l10n.t('The benchmark server failed (HTTP {0}). Try again later.', status), { status }),
-  network: (cause: string) =>
-    new ApiError('network', l10n.t('Could not reach the benchmark server ({0}). Check the API address and your connection.', cause)),
+    new ApiError('server', l10n.t('The benchmark server failed (HTTP {0}). Try again later.', status), { status, retryable: TRANSIENT_STATUSES.has(status) }),
+  network: (cause: string, retryable = true) =>
+    new ApiError('network', l10n.t('Could not reach the benchmark server ({0}). Check the API address and your connection.', cause), { retryable }),
   timeout: (seconds: number) =>
     new ApiError('timeout', l10n.t('The benchmark server did not answer within {0} s. Try again later or raise the timeout setting.', seconds)),
   unreadable: (why: string, status?: number) =>

@@ -17,7 +17,10 @@ export interface HttpResponse {
   body: Buffer;
 }
 
-export type TransportFailure = 'timeout' | 'network' | 'too-large' | 'aborted';
+/** `malformed`: the answer is not HTTP (a parser error); like `too-large`, sending it again cannot help. */
+export type TransportFailure = 'timeout' | 'network' | 'too-large' | 'malformed' | 'aborted';
+
+const FAILURES: readonly string[] = ['timeout', 'network', 'too-large', 'malformed', 'aborted'];
 
 export class TransportError extends Error {
   constructor(readonly failure: TransportFailure, message: string) {
@@ -31,6 +34,19 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 /** This machine's own loopback (a URL's hostname): the only place plain http:// and the key may go unencrypted. */
 export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * The error as a TransportError, from whichever copy of this module threw it: the transport is bundled apart from
+ * the client (dist/http.js), so `instanceof` does not see its class (a timeout then read as a network error: retried).
+ */
+export function asTransportError(err: unknown): TransportError | undefined {
+  if (err instanceof TransportError) return err;
+  const e = err as { name?: unknown; failure?: unknown; message?: unknown } | null;
+  if (e && typeof e === 'object' && e.name === 'TransportError' && typeof e.failure === 'string' && FAILURES.includes(e.failure)) {
+    return new TransportError(e.failure as TransportFailure, String(e.message ?? ''));
+  }
+  return undefined;
 }
 
 export interface HttpTransport {

@@ -99,6 +99,9 @@ export function createUndiciTransport(options: TransportOptions): HttpTransport 
         if (req.signal?.aborted) throw new TransportError('aborted', 'cancelled');
         const code = describe(err);
         if (/Timeout/i.test(code)) throw new TransportError('timeout', code);
+        // Headers over undici's limit, or an answer that is not HTTP: the same again next time, never retried.
+        if (code === 'UND_ERR_HEADERS_OVERFLOW') throw new TransportError('too-large', l10n.t('the response headers are too large'));
+        if ((err as { name?: string })?.name === 'HTTPParserError') throw new TransportError('malformed', l10n.t('not a valid HTTP response: {0}', code));
         throw new TransportError('network', code);
       } finally {
         clearTimeout(timer);

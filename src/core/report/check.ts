@@ -145,7 +145,7 @@ export async function lookupForCheck(service: LookupService, items: DetectedComp
 
 /** Why nothing may be sent at all, from the persisted state. */
 function refusalOf(state: QuotaGuard, key: string | undefined): ApiError | undefined {
-  const blocked = state.blockedUntil();
+  const blocked = state.blockedUntil(key);
   if (blocked !== null) return errors.quotaExceeded(blocked);
   const rejected = key ? state.rejection(key) : undefined;
   if (rejected) return new ApiError(rejected.kind, `${rejected.message} (refused on an earlier run; not sent again until the key changes).`);

@@ -1,6 +1,6 @@
 // `check --diff <ref>`: what the working tree adds or removes compared with a git ref — components and the site
 // total — so a pull request can say "this change adds +90 ms TTFB on the homepage". Pure: no I/O.
-import { formatCount, formatMemoryKb, formatMs } from '../format';
+import { countNoun, formatCount, formatMemoryKb, formatMs } from '../format';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 import type { SiteTotal } from '../present';
 import { CONTEXT_LABEL, itemKey, type ComponentVerdict, type Judgement } from './judge';
@@ -38,9 +38,6 @@ export function signedCount(n: number): string {
   return `${n < 0 ? '-' : '+'}${formatCount(Math.abs(n))}`;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 export function diffJudgements(ref: string, base: Judgement, head: Judgement): ComponentDiff {
   const baseKeys = new Map(base.components.map((v) => [itemKey(v.kind, v.slug), v]));
@@ -64,10 +61,10 @@ export function diffJudgements(ref: string, base: Judgement, head: Judgement): C
 
 function headline(ref: string, added: ComponentVerdict[], removed: ComponentVerdict[], d: ContextDelta, context: ContextName): string {
   const where = `on the ${CONTEXT_LABEL[context]}`;
-  const changes = [added.length ? `${plural(added.length, 'component')} added` : null, removed.length ? `${removed.length} removed` : null].filter(Boolean).join(', ');
+  const changes = [added.length ? `${countNoun(added.length, 'component')} added` : null, removed.length ? `${removed.length} removed` : null].filter(Boolean).join(', ');
   if (!added.length && !removed.length) return `No plugin or theme is added or removed compared with ${ref}.`;
   const unmeasured = [...added, ...removed].filter((v) => !v.contexts?.[context]).length;
-  const caveat = unmeasured ? ` ${plural(unmeasured, 'changed component')} without a measurement here ${unmeasured === 1 ? 'is' : 'are'} not counted.` : '';
+  const caveat = unmeasured ? ` ${countNoun(unmeasured, 'changed component')} without a measurement here ${unmeasured === 1 ? 'is' : 'are'} not counted.` : '';
   if (d.ttfbDeltaMs === 0 && d.memoryDeltaKb === 0 && d.queriesDelta === 0) {
     return `This change leaves the measured site total ${where} unchanged (${changes} compared with ${ref}).${caveat}`;
   }

@@ -1,10 +1,10 @@
 // Renderers of a check: a terminal table, JSON (stable, documented in the README), Markdown for pull-request
 // comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
-import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
+import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { escapeMarkdown, markdownLinkTarget, SYNTHETIC_NOTE, type ContextTotal } from '../present';
 import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
-import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement } from './judge';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
 export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -35,7 +35,11 @@ export function contextCells(v: ComponentVerdict, ctx: ContextName): { ttfb: str
   return formatContext(v.contexts[ctx]);
 }
 
+/** "no measurement" when nothing is measured in the context: "+0 ms" would read as "costs nothing". */
+export const NO_MEASUREMENT = 'no measurement';
+
 export function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
+  if (t.measured === 0) return { ttfb: NO_MEASUREMENT, memory: NO_MEASUREMENT, queries: NO_MEASUREMENT };
   return { ttfb: `+${formatMs(t.ttfbDeltaMs)}`, memory: `+${formatMemoryKb(t.memoryDeltaKb)}`, queries: `+${formatCount(t.queriesDelta)}` };
 }
 
@@ -46,13 +50,30 @@ export function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {
 }
 
 export function verdictLine(j: Judgement): string {
-  const notJudged = j.counts.unknown ? ` ${j.counts.unknown} component${j.counts.unknown === 1 ? ' was' : 's were'} not looked up and not judged.` : '';
+  const notJudged = `${j.counts.unknown ? ` ${j.counts.unknown} component${j.counts.unknown === 1 ? ' was' : 's were'} not looked up and not judged.` : ''}${problemsNote(j)}`;
   if (!j.failed) return `PASSED: no component graded worse than ${j.config.failOn ?? '(no minimum)'}${j.budgets.length ? ', every budget kept' : ''}.${notJudged}`;
   const parts = [
     j.counts.gradeFailures ? `${j.counts.gradeFailures} graded worse than ${j.config.failOn}` : null,
     j.counts.budgetFailures ? `${j.counts.budgetFailures} budget${j.counts.budgetFailures === 1 ? '' : 's'} exceeded` : null,
   ].filter(Boolean);
   return `FAILED: ${parts.join(', ')}.${notJudged}`;
+}
+
+/** What the scan could not read is not counted: a report that passes says how much. */
+function problemsNote(j: Judgement): string {
+  const n = j.counts.problems;
+  return n ? ` ${countNoun(n, 'component or file', 'components or files')} could not be counted (see the scan problems).` : '';
+}
+
+/** `file:line`, or the checked folder itself for a problem without a file. */
+export function problemPlace(p: ReportProblem): string {
+  return p.file ? `${p.file}:${p.line}` : '(checked folder)';
+}
+
+/** The scan's problems as plain lines (the table report; the CLI also prints them on stderr). */
+export function problemLines(j: Judgement): string[] {
+  if (!j.problems.length) return [];
+  return [`Problems found by the scan (${j.problems.length}):`, ...j.problems.map((p) => `  ${problemPlace(p)}: ${p.severity === 'info' ? '(info) ' : ''}${plainText(p.message, 300)}`)];
 }
 
 export function budgetLines(j: Judgement): string[] {
@@ -95,11 +116,14 @@ export function toTable(j: Judgement, opts: RenderOptions = {}): string {
   out.push('');
   for (const c of CONTEXT_NAMES) {
     const t = j.total.contexts[c];
-    out.push(`Site total, ${CONTEXT_LABEL[c]}: +${formatMs(t.ttfbDeltaMs)} TTFB, +${formatMemoryKb(t.memoryDeltaKb)}, +${formatCount(t.queriesDelta)} queries (${t.measured} measured${t.notMeasured ? `, ${t.notMeasured} not measured` : ''})`);
+    const x = totalCells(t);
+    const sums = t.measured ? `${x.ttfb} TTFB, ${x.memory}, ${x.queries} ${Math.round(t.queriesDelta) === 1 ? 'query' : 'queries'}` : NO_MEASUREMENT;
+    out.push(`Site total, ${CONTEXT_LABEL[c]}: ${sums} (${t.measured} measured${t.notMeasured ? `, ${t.notMeasured} not measured` : ''})`);
   }
   out.push(...budgetLines(j));
   if (j.counts.ignored) out.push(`${j.counts.ignored} ignored by configuration.`);
   if (j.synthetic) out.push(`Note: ${SYNTHETIC_NOTE}.`);
+  out.push(...problemLines(j));
   out.push(verdictLine(j));
   return out.join('\n');
 }
@@ -165,6 +189,7 @@ export function toJson(j: Judgement, opts: RenderOptions = {}): string {
     budgets: j.budgets.map((b) => ({ ...b })),
     components: j.components.map((v) => componentJson(v, j.findings)),
     findings: j.findings.map((f) => ({ ruleId: f.ruleId, level: f.level, message: f.message, kind: f.kind ?? null, slug: f.slug ?? null, context: f.context ?? null, metric: f.metric ?? null, locations: f.locations.map((l) => ({ file: l.file, line: l.line, column: l.column })) })),
+    problems: j.problems.map((p) => ({ ...p })),
   };
   if (d) {
     const lite = (v: ComponentVerdict) => ({ kind: v.kind, slug: v.slug, name: v.name, version: v.version, state: v.state, grade: v.grade, contexts: contextsJson(v) });
@@ -205,7 +230,8 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
   const out: string[] = [];
   out.push(`### WP Bench: ${j.failed ? '❌ check failed' : '✅ check passed'}`, '');
   if (opts.diff) out.push(...diffMarkdown(opts.diff), '');
-  out.push(`${mdCell(verdictLine(j))} Site total on the ${CONTEXT_LABEL[ctx]}: **+${formatMs(j.total.contexts[ctx].ttfbDeltaMs)} TTFB**.`, '');
+  const headline = totalCells(j.total.contexts[ctx]).ttfb;
+  out.push(`${mdCell(verdictLine(j))} Site total on the ${CONTEXT_LABEL[ctx]}: ${j.total.contexts[ctx].measured ? `**${mdCell(headline)} TTFB**` : headline}.`, '');
   if (j.components.length) {
     out.push(`| Grade | Plugin or theme | Kind | Version | TTFB (${ctx}) | Memory | Queries | Status |`);
     out.push('|:--|:--|:--|:--|--:|--:|--:|:--|');
@@ -228,6 +254,7 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
     const x = totalCells(t);
     out.push(`| ${CONTEXT_LABEL[c]} | ${mdCell(x.ttfb)} | ${mdCell(x.memory)} | ${mdCell(x.queries)} | ${t.notMeasured + j.total.unknown} |`);
   }
+  out.push(...problemsMarkdown(j));
   if (j.budgets.length) {
     out.push('', '| Budget | Site total | Limit | |', '|:--|--:|--:|:--|');
     for (const b of j.budgets) {
@@ -240,6 +267,14 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
   if (j.synthetic) notes.push(`Contains ${SYNTHETIC_NOTE}.`);
   if (notes.length) out.push('', `<sub>${notes.map(mdCell).join(' ')}</sub>`);
   return out.join('\n');
+}
+
+/** The scan's problems as a Markdown section (empty when there are none). */
+export function problemsMarkdown(j: Judgement): string[] {
+  if (!j.problems.length) return [];
+  const out = ['', `**Problems found by the scan (${j.problems.length})**: what they concern is not judged or counted.`, ''];
+  for (const p of j.problems) out.push(`- ${mdCell(problemPlace(p))}: ${p.severity === 'info' ? mdCell('(info) ') : ''}${mdCell(plainText(p.message, 300))}`);
+  return out;
 }
 
 function diffMarkdown(d: ComponentDiff): string[] {
@@ -260,7 +295,7 @@ function diffMarkdown(d: ComponentDiff): string[] {
     const b = d.base.contexts[c];
     const h = d.head.contexts[c];
     const x = d.delta[c];
-    out.push(`| ${CONTEXT_LABEL[c]} TTFB | ${mdCell(`+${formatMs(b.ttfbDeltaMs)}`)} | ${mdCell(`+${formatMs(h.ttfbDeltaMs)}`)} | **${mdCell(signedMs(x.ttfbDeltaMs))}** |`);
+    out.push(`| ${CONTEXT_LABEL[c]} TTFB | ${mdCell(totalCells(b).ttfb)} | ${mdCell(totalCells(h).ttfb)} | **${mdCell(signedMs(x.ttfbDeltaMs))}** |`);
   }
   const x = d.delta[d.context];
   out.push(`| ${CONTEXT_LABEL[d.context]} memory | | | ${mdCell(signedKb(x.memoryDeltaKb))} |`);
@@ -284,6 +319,18 @@ export interface SarifOptions {
 function artifactUri(prefix: string, file: string): string {
   const full = [prefix, file].filter((p) => p !== '').join('/').replace(/\\/g, '/').replace(/^\.\//, '');
   return full.split('/').map(encodeURIComponent).join('/');
+}
+
+/** SARIF results of the scan's problems, at their file and line (a problem without a file has no location). */
+function problemResults(j: Judgement, ruleIndex: number | undefined, location: (file: string, line: number, column: number) => unknown): Record<string, unknown>[] {
+  return j.problems.map((p) => ({
+    ruleId: 'scan-problem',
+    ruleIndex,
+    level: p.severity === 'info' ? 'note' : 'warning',
+    message: { text: plainText(p.message, 1000) },
+    locations: p.file ? [location(p.file, p.line, p.column)] : [],
+    partialFingerprints: { 'wpBench/v1': `scan-problem/${p.file}/${plainText(p.message, 200)}` },
+  }));
 }
 
 export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
@@ -316,6 +363,7 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
     if (others.length) result.relatedLocations = others.map((l, i) => ({ id: i + 1, ...location(l), message: { text: 'Also declared here' } }));
     return result;
   });
+  results.push(...problemResults(j, ruleIndex.get('scan-problem'), (file, line, column) => location({ file, line, column })));
   const sarif = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',

@@ -1,11 +1,11 @@
 // The report for clients: one self-contained HTML file (inline CSS and SVG, no script, no external request — its
 // Content-Security-Policy forbids any), printable on A4 and Letter. Every string from the API or a file is escaped.
 import { chartData, type ChartData } from '../glance';
-import { formatMs } from '../format';
+import { countNoun } from '../format';
 import { CONTEXT_NAMES } from '../model';
 import { escapeHtml, markdownLinkTarget } from '../present';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, type ComponentVerdict, type Judgement } from './judge';
-import { contextCells, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
+import { contextCells, problemPlace, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
 
 const CSS = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bar: #2f6fbd; --over: #c62828; --ok: #1a7f37; --warn-bg: #fff4d6; }
@@ -86,6 +86,13 @@ function componentCell(v: ComponentVerdict): string {
   return `${link ? `<a href="${escapeHtml(link)}">${name}</a>` : name} <code>${escapeHtml(v.slug)}</code>`;
 }
 
+/** The scan's problems as a section (empty when there are none). */
+function problemsHtml(j: Judgement): string[] {
+  if (!j.problems.length) return [];
+  const items = j.problems.map((p) => `<li><code>${escapeHtml(problemPlace(p))}</code>: ${p.severity === 'info' ? '(info) ' : ''}${escapeHtml(plainText(p.message, 300))}</li>`);
+  return ['<h2>Problems found by the scan</h2>', '<p class="note">Files the scan could not read and entries it refused: what they declare is not judged or counted.</p>', '<ul class="problems">', ...items, '</ul>'];
+}
+
 export interface HtmlOptions extends RenderOptions {
   /** Shown under the title: the repository or site the report is about. */
   subject?: string;
@@ -101,7 +108,7 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
   out.push(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
   out.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
   out.push(`<title>WP Bench report${opts.subject ? ` — ${escapeHtml(plainText(opts.subject, 80))}` : ''}</title>`, `<style>${CSS}</style>`, '</head>', '<body>');
-  out.push(`<header><h1>WP Bench performance report</h1><p class="meta">${opts.subject ? `${escapeHtml(plainText(opts.subject, 80))} · ` : ''}${escapeHtml(now.toISOString().slice(0, 10))} · ${j.counts.components} plugins and themes, ${j.counts.benchmarked} benchmarked</p></header>`);
+  out.push(`<header><h1>WP Bench performance report</h1><p class="meta">${opts.subject ? `${escapeHtml(plainText(opts.subject, 80))} · ` : ''}${escapeHtml(now.toISOString().slice(0, 10))} · ${countNoun(j.counts.components, 'plugin or theme', 'plugins and themes')}, ${j.counts.benchmarked} benchmarked</p></header>`);
   if (j.synthetic) out.push('<p class="synthetic" role="note">Synthetic data: these numbers come from the WP Bench emulator, not from real measurements.</p>');
   out.push(`<p class="verdict ${j.failed ? 'failed' : 'passed'}">${escapeHtml(verdictLine(j))}</p>`);
 
@@ -144,7 +151,8 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
     for (const i of chart.unknown) out.push(`<li>${item(i)}: ${escapeHtml(i.why)}</li>`);
     out.push('</ul>');
   }
-  out.push(`<footer><p class="note">WP Bench measures each plugin and theme against a clean WordPress baseline. Generated ${escapeHtml(now.toISOString().replace('T', ' ').slice(0, 16))} UTC; homepage TTFB total +${escapeHtml(formatMs(j.total.contexts.homepage.ttfbDeltaMs))}.</p></footer>`);
+  out.push(...problemsHtml(j));
+  out.push(`<footer><p class="note">WP Bench measures each plugin and theme against a clean WordPress baseline. Generated ${escapeHtml(now.toISOString().replace('T', ' ').slice(0, 16))} UTC; homepage TTFB total ${escapeHtml(totalCells(j.total.contexts.homepage).ttfb)}.</p></footer>`);
   out.push('</body>', '</html>', '');
   return out.join('\n');
 }

@@ -1,6 +1,6 @@
 // The judgement of `wp-bench check`: which components are graded worse than the team accepts, whether the site
 // total stays within its budgets, and what could not be judged. Pure: no I/O, no vscode.
-import { formatAge, formatCount, formatMemoryKb, formatMs, isWorseThan } from '../format';
+import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan } from '../format';
 import type { LookupOutcome } from '../lookupService';
 import {
   CONTEXT_NAMES,
@@ -10,11 +10,12 @@ import {
   type ContextName,
   type DetectedComponent,
   type LookupDecision,
+  type ScanProblem,
 } from '../model';
 import { compareWorstFirst, siteTotal, type SiteTotal } from '../present';
 import type { Budget, BudgetMetric, GradeLetter } from '../teamConfig';
 
-export type RuleId = 'grade-below-threshold' | 'budget-exceeded' | 'not-benchmarked' | 'not-in-dataset' | 'not-looked-up';
+export type RuleId = 'grade-below-threshold' | 'budget-exceeded' | 'not-benchmarked' | 'not-in-dataset' | 'not-looked-up' | 'scan-problem';
 export type Level = 'error' | 'warning' | 'note';
 
 export interface RuleInfo {
@@ -61,6 +62,13 @@ export const RULES: readonly RuleInfo[] = [
     level: 'note',
     short: 'Plugin or theme not looked up',
     full: 'No answer is known for the component: it was beyond --max-requests, not cached in --offline mode, or its lookup failed. It is neither graded nor counted in the site total. Never a failure by itself (a failed lookup sets its own exit code).',
+  },
+  {
+    id: 'scan-problem',
+    name: 'ScanProblem',
+    level: 'warning',
+    short: 'A file the scan could not read or an entry it refused',
+    full: 'The scan could not read a file or refused an entry (a malformed composer.json, a theme folder without style.css, an empty submodule). What it declares is neither judged nor counted in the site total. Never a failure.',
   },
 ];
 
@@ -145,7 +153,18 @@ export interface JudgeInput {
   budgetLocations?: Partial<Record<string, ReportLocation>>;
   /** Fallback location of budget results (the repository's composer.json, line 1), if any. */
   budgetLocation?: ReportLocation;
+  /** The scan's problems, files relative to the checked folder: every report carries them. */
+  problems?: readonly ScanProblem[];
   now?: number;
+}
+
+/** A problem of the scan as reports show it. */
+export interface ReportProblem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  severity: 'warning' | 'info';
 }
 
 export interface Judgement {
@@ -165,9 +184,13 @@ export interface Judgement {
     ignored: number;
     gradeFailures: number;
     budgetFailures: number;
+    /** Problems of the scan: each is a component or file that could not be counted. */
+    problems: number;
   };
   /** Some records are the emulator's synthetic data. */
   synthetic: boolean;
+  /** The scan's problems (files it could not read, entries it refused), in file order. */
+  problems: ReportProblem[];
 }
 
 export const CONTEXT_LABEL: Record<ContextName, string> = { activation: 'activation', homepage: 'homepage', admin: 'admin' };
@@ -213,7 +236,7 @@ export function orderedLocations(locations: ComponentLocation[]): ComponentLocat
 export function budgetUnit(metric: BudgetMetric, value: number): string {
   if (metric === 'ttfbMs') return formatMs(value);
   if (metric === 'memoryMb') return formatMemoryKb(value * 1024);
-  return `${formatCount(value)} queries`;
+  return countNoun(Math.round(value), 'query', 'queries');
 }
 
 export const METRIC_LABEL: Record<BudgetMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries' };
@@ -286,7 +309,7 @@ function staleNote(v: ComponentVerdict, now: number): string {
 
 function contextSummary(m: ContextMeasurement | null, ctx: ContextName): string {
   if (!m) return `not measured on the ${CONTEXT_LABEL[ctx]}`;
-  return `+${formatMs(m.ttfbDeltaMs)} TTFB, +${formatMemoryKb(m.memoryDeltaKb)}, +${formatCount(m.queriesDelta)} queries on the ${CONTEXT_LABEL[ctx]}`;
+  return `+${formatMs(m.ttfbDeltaMs)} TTFB, +${formatMemoryKb(m.memoryDeltaKb)}, +${countNoun(m.queriesDelta, 'query', 'queries')} on the ${CONTEXT_LABEL[ctx]}`;
 }
 
 function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number): Finding[] {
@@ -383,6 +406,9 @@ export function judge(input: JudgeInput): Judgement {
     }
   }
 
+  const problems: ReportProblem[] = (input.problems ?? [])
+    .map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? ('warning' as const) }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const count = (s: ComponentState) => verdicts.filter((v) => v.state === s).length;
   const gradeFailures = verdicts.filter((v) => v.failed).length;
   const budgetFailures = budgets.filter((b) => b.exceeded).length;
@@ -403,7 +429,9 @@ export function judge(input: JudgeInput): Judgement {
       ignored: input.components.length - kept.length,
       gradeFailures,
       budgetFailures,
+      problems: problems.length,
     },
     synthetic: verdicts.some((v) => v.synthetic),
+    problems,
   };
 }

@@ -3,6 +3,7 @@
 // (key, trust, consent, per-scan limit, quota block, rejected key, recent failures). No vscode: the editor reaches
 // it through SessionHost, and plain-Node tests drive it with fakes.
 import { l10n } from '../l10n';
+import { countNoun, plural } from '../format';
 import * as path from 'node:path';
 import { BenchClient, normaliseApiUrl } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -122,6 +123,8 @@ export class WorkspaceSession extends DisposableStore {
   private account: AccountInfo | undefined;
   private validatedAccount: { key: string; account: AccountInfo; at: number } | undefined;
   private hasKeyValue = false;
+  /** The key in use, for the per-key 429 block (kept in memory only; the guard stores its fingerprint). */
+  private currentKey: string | undefined;
   private untrustedConsent = false;
   /** Prompts on screen, and prompts the user dismissed (not asked again in this session). */
   private readonly asking = new Set<Prompt>();
@@ -167,9 +170,9 @@ export class WorkspaceSession extends DisposableStore {
   get lastAccount(): AccountInfo | undefined {
     return this.account;
   }
-  /** Epoch ms until which no lookup is sent (a 429, remembered across reloads), or null. */
+  /** Epoch ms until which no lookup is sent with the current key (a 429, remembered across reloads), or null. */
   get blockedUntil(): number | null {
-    return this.guard.blockedUntil() ?? this.client?.blockedUntil ?? null;
+    return this.guard.blockedUntil(this.currentKey) ?? this.client?.blockedUntil ?? null;
   }
   get state(): SessionState {
     return this.scanning ? 'scanning' : this.lookupsInFlight > 0 ? 'looking-up' : 'idle';
@@ -258,9 +261,11 @@ export class WorkspaceSession extends DisposableStore {
     }));
     const grade = this.minimumGrade().charAt(0).toUpperCase();
     const folderIgnore = this.host.folders().flatMap((f) => this.host.folderSettings(f.root).ignore);
+    const problems = this.problems.map((p) => ({ ...p, file: path.relative(root, p.absFile).split(path.sep).join('/') }));
     return judge({
       components,
       outcomes,
+      problems,
       config: {
         failOn: (GRADE_LETTERS as readonly string[]).includes(grade) ? (grade as GradeLetter) : 'C',
         context: this.team?.config.context ?? 'homepage',
@@ -274,7 +279,8 @@ export class WorkspaceSession extends DisposableStore {
   // ---- settings, key, client -----------------------------------------------------------------------
 
   async refreshKeyState(): Promise<void> {
-    this.hasKeyValue = !!(await this.host.getKey());
+    this.currentKey = await this.host.getKey();
+    this.hasKeyValue = !!this.currentKey;
     this.host.setContext('wpBench.hasKey', this.hasKeyValue);
     this.quotaChanged.fire();
   }
@@ -457,7 +463,7 @@ export class WorkspaceSession extends DisposableStore {
         try {
           const result = await scan(folder.root, abort.signal);
           results.set(folder.root, { components: result.components, problems: result.problems });
-          this.host.logger.info(`scan ${folder.name}: ${result.components.length} components, ${result.problems.length} problems (${this.now() - started} ms)`);
+          this.host.logger.info(`scan ${folder.name}: ${countNoun(result.components.length, 'component')}, ${countNoun(result.problems.length, 'problem')} (${this.now() - started} ms)`);
         } catch (err) {
           if (abort.signal.aborted) return false;
           this.host.logger.error(`scan of ${folder.name} failed: ${(err as Error).message}`);
@@ -640,7 +646,12 @@ export class WorkspaceSession extends DisposableStore {
     if (!(await this.keyMayGo())) return false;
     if (!this.host.isTrusted() && !this.untrustedConsent) {
       const allow = l10n.t('Allow Lookups');
-      this.prompt('untrusted', l10n.t('This workspace is not trusted. WP Bench found {0} plugins and themes; looking them up sends their slugs to the benchmark API with your key.', count), [allow], (choice) => choice === allow && this.allowUntrustedLookups());
+      const message = plural(
+        count,
+        l10n.t('This workspace is not trusted. WP Bench found 1 plugin or theme; looking it up sends its slug to the benchmark API with your key.'),
+        l10n.t('This workspace is not trusted. WP Bench found {0} plugins and themes; looking them up sends their slugs to the benchmark API with your key.', count),
+      );
+      this.prompt('untrusted', message, [allow], (choice) => choice === allow && this.allowUntrustedLookups());
       return false;
     }
     return true;
@@ -670,7 +681,12 @@ export class WorkspaceSession extends DisposableStore {
     const limit = this.settingsValue.maxPerScan;
     const all = l10n.t('Look Up All {0}', needed.length);
     const some = l10n.t('Only {0}', limit);
-    this.prompt('limit', l10n.t('This scan would send {0} requests (each counts against your monthly quota); the limit per scan is {1}.', needed.length, limit), [all, some], (choice) => {
+    const message = plural(
+      needed.length,
+      l10n.t('This scan would send 1 request (it counts against your monthly quota); the limit per scan is {0}.', limit),
+      l10n.t('This scan would send {0} requests (each counts against your monthly quota); the limit per scan is {1}.', needed.length, limit),
+    );
+    this.prompt('limit', message, [all, some], (choice) => {
       if (choice === all) return this.lookupAll({ only: needed, consented: true });
       if (choice === some && limit > 0) return this.lookupAll({ only: needed.slice(0, limit), consented: true });
       return undefined;
