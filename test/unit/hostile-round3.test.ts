@@ -104,8 +104,8 @@ function assertInert(md: string, allowedTargets: string[]): void {
 
 const CONFIG: JudgeConfig = { failOn: 'C', context: 'homepage', budgets: {}, ignore: [] };
 const HOSTILE_SLUG = 'x` ![px](http://127.0.0.1:9/t.png) <img src=x> | @octocat `y';
-/** The same as a folder name (no `/`). */
-const HOSTILE_FOLDER = 'x` ![px](t.png) <img src=x> | @octocat `y';
+/** The same as a folder name (no `/`; Windows forbids `<`, `>` and `|` in names too). */
+const HOSTILE_FOLDER = process.platform === 'win32' ? 'x` ![px](t.png) @octocat `y' : 'x` ![px](t.png) <img src=x> | @octocat `y';
 const HOSTILE_PROFILE = 'https://wpbench.test/p|@octocat|https://phish.test/login|';
 
 function component(slug: string, version: string | null = null): DetectedComponent {
