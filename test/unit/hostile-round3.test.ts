@@ -146,6 +146,11 @@ describe('hostile, round three', function () {
         (r) => assert.deepEqual(r.components.map((c: DetectedComponent) => [c.slug, c.version?.length]), [['p', long - 1]], 'the other is no slug (over 200 characters)')],
       ['.wp-env.json: a git address made of @', () => parseWpEnv(JSON.stringify({ plugins: ['a@'.repeat(long / 2), `${'a@'.repeat(long / 2)}h:x.git`] }), '.wp-env.json'),
         (r) => assert.deepEqual(r.components.map((c: DetectedComponent) => c.slug), ['x'])],
+      ['.wp-env.json: the other source forms (wordpress.org, GitHub, owner/repo, git, local)', () => parseWpEnv(JSON.stringify({ plugins: [
+        `https://downloads.wordpress.org/plugin/${'a'.repeat(long)}.zipx`, `https://github.com/${'a/'.repeat(long / 2)}`, `https://codeload.github.com/a/${'b'.repeat(long)} `,
+        `o/r${'/x'.repeat(long / 2)} y`, `o/${'r'.repeat(long)} #`, `git+ssh://${'h'.repeat(long)}.git.git`, `${'./'.repeat(long / 2)}x`,
+      ] }), '.wp-env.json'),
+        (r) => assert.deepEqual([r.components.map((c: DetectedComponent) => c.slug), r.problems.length], [['a', 'x'], 5])],
       ['composer.json: a WordPress install folder made of slashes', () => parseComposerJson(JSON.stringify({ extra: { 'wordpress-install-dir': `wp${'/'.repeat(long)}x` } }), 'composer.json'),
         (r) => assert.ok(r.coreDir?.endsWith('/x'))],
       ['the API address with a long run of slashes', () => normaliseApiUrl(`http://127.0.0.1:9/api${'/'.repeat(long)}x`),
