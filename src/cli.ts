@@ -6,7 +6,7 @@ import { BenchClient } from './core/api/client';
 import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
 import type { TransportFactory } from './core/api/transport';
 import { DiskCache } from './core/cache/diskCache';
-import { countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
+import { ciSafeJson, countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
 import { checkOutputPath, OutputFileError, writeOutputFile } from './core/outputFile';
@@ -160,7 +160,7 @@ export function scanToJson(result: ScanResult): string {
     ...(c.versions ? { versions: c.versions } : {}),
   }));
   const problems = result.problems.map((p) => ({ file: p.file, line: p.line, message: p.message }));
-  return JSON.stringify({ components, problems });
+  return ciSafeJson(JSON.stringify({ components, problems }));
 }
 
 
@@ -241,7 +241,7 @@ function printLookup(outcome: LookupOutcome, io: CliIo, json: boolean): void {
   const fetchedAt = isoTime(outcome.fetchedAt);
   if (json) {
     const record = result.state === 'not-in-dataset' ? null : result.record;
-    io.out(JSON.stringify({ kind: outcome.kind, slug: outcome.slug, state: result.state, stale: outcome.stale, fetchedAt, record }));
+    io.out(ciSafeJson(JSON.stringify({ kind: outcome.kind, slug: outcome.slug, state: result.state, stale: outcome.stale, fetchedAt, record })));
     return;
   }
   const staleNote = outcome.stale && outcome.fetchedAt ? ` (STALE: cached ${formatAge(Date.now() - outcome.fetchedAt)})` : '';
@@ -272,7 +272,7 @@ function printLookup(outcome: LookupOutcome, io: CliIo, json: boolean): void {
 
 function printAccount(account: AccountInfo, io: CliIo, json: boolean): void {
   if (json) {
-    io.out(JSON.stringify({ tier: account.tier, limit: account.limit, used: account.used, remaining: account.remaining, resetAt: isoTime(account.resetAt) }));
+    io.out(ciSafeJson(JSON.stringify({ tier: account.tier, limit: account.limit, used: account.used, remaining: account.remaining, resetAt: isoTime(account.resetAt) })));
     return;
   }
   io.out(textTable([
@@ -411,6 +411,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
       const prefix = (await repoPrefix(dir)) ?? (path.relative(io.cwd, dir).startsWith('..') ? '' : path.relative(io.cwd, dir));
       text = toSarif(judgement, { uriPrefix: prefix.split(path.sep).join('/'), toolVersion: VERSION });
     } else text = toTable(judgement, { diff });
+    if (format === 'json' || format === 'sarif') text = ciSafeJson(text);
     if (output !== undefined) {
       await writeOutputFile(path.resolve(io.cwd, output), `${text}\n`);
       io.out(`wp-bench: ${format} report written to ${output}: ${judgement.failed ? 'FAILED' : 'passed'}.`);

@@ -78,10 +78,13 @@ export function isoTime(t: number | null | undefined): string | null {
   return new Date(t).toISOString();
 }
 
+/** An Azure Pipelines logging command: the agent acts on it anywhere in a line, in any case. */
+const AZURE_COMMAND = /##vso\[/gi;
+
 /**
  * Text for a terminal or a CI log: no escape sequences (CSI, OSC: clipboard writes, links, titles, screen clears), no
- * other control characters (line breaks and tabs stay), and no line that a CI runner would execute as a workflow
- * command (`::error::…`, `##[…]`).
+ * other control characters (line breaks and tabs stay), and nothing a CI runner would execute as a workflow
+ * command (`::error::…`, `##[…]` at the start of a line, `##vso[…]` anywhere).
  */
 export function terminalSafe(text: string): string {
   const clean = String(text)
@@ -95,7 +98,14 @@ export function terminalSafe(text: string): string {
     .replace(/\u009b[0-?]*[ -/]*[@-~]?/g, '') // 8-bit CSI
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-  return clean.replace(/^([ \t]*)(::|##\[)/gm, (_m, ws: string, cmd: string) => `${ws}${cmd === '::' ? ': :' : '# #['}`);
+  return clean
+    .replace(/^([ \t]*)(::|##\[)/gm, (_m, ws: string, cmd: string) => `${ws}${cmd === '::' ? ': :' : '# #['}`)
+    .replace(AZURE_COMMAND, (m) => `${m.slice(0, 5)}\u200b[`); // zero-width space: the agent sees no command
+}
+
+/** JSON text for a CI log: `##vso[` is written `##vso\u005b`, the same JSON value that no agent acts on. */
+export function ciSafeJson(json: string): string {
+  return json.replace(AZURE_COMMAND, (m) => `${m.slice(0, 5)}\\u005b`);
 }
 
 /**

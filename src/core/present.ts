@@ -4,34 +4,17 @@ import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeR
 import type { LookupOutcome } from './lookupService';
 import { l10n } from './l10n';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextName } from './model';
+import { escapeMarkdown, markdownLinkTarget } from './report/markdownEscape';
+
+export { escapeMarkdown, markdownLinkTarget };
 
 /** A context's name in the user's language. */
 export function contextLabel(c: ContextName): string {
   return c === 'activation' ? l10n.t('Activation') : c === 'homepage' ? l10n.t('Homepage') : l10n.t('Admin');
 }
 
-/** Escapes text for CommonMark so that it renders literally (no links, emphasis, HTML or tables). */
-export function escapeMarkdown(text: string): string {
-  return String(text)
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
-    .replace(/\r?\n|\r/g, ' ')
-    .replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$%@]/g, (c) => `\\${c}`);
-}
-
 export function escapeHtml(text: string): string {
   return String(text).replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A link target safe for markdown: http(s) only, with characters that could end the link percent-encoded. */
-export function markdownLinkTarget(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
-    return u.toString().replace(/[()<> "'\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  } catch {
-    return null;
-  }
 }
 
 export function kindLabel(kind: ComponentKind): string {

@@ -1,6 +1,7 @@
 // The benchmark API client: typed results, human errors, quota tracking, de-duplication, a concurrency bound,
 // bounded retries, a stop after 429 and a key that never leaves the API origin.
 import { l10n } from '../l10n';
+import { trimTrailing } from '../scan/text';
 import { isValidSlug, type AccountInfo, type ComponentKind, type LookupResult, type QuotaSnapshot } from '../model';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
@@ -49,7 +50,7 @@ export function normaliseApiUrl(raw: string | undefined): URL {
   url.search = '';
   url.hash = '';
   // Accept an address pasted with the version segment: everything before /v1 is the base.
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '') || '/';
+  url.pathname = trimTrailing(url.pathname, '/').replace(/\/v1$/, '') || '/';
   return url;
 }
 

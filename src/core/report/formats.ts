@@ -2,8 +2,9 @@
 // comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
 import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
-import { escapeMarkdown, markdownLinkTarget, SYNTHETIC_NOTE, type ContextTotal } from '../present';
+import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
 import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
+import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
 export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif', 'html'] as const;
@@ -214,9 +215,8 @@ function mdCell(text: string): string {
 }
 
 function mdComponent(v: ComponentVerdict): string {
-  const label = v.name && v.name !== v.slug ? `${mdCell(plainText(v.name, 80))} \`${v.slug}\`` : `\`${v.slug}\``;
-  const link = markdownLinkTarget(v.profileUrl);
-  return link ? `[${label}](${link})` : label;
+  const label = v.name && v.name !== v.slug ? `${mdCell(plainText(v.name, 80))} ${markdownCode(v.slug)}` : markdownCode(v.slug);
+  return markdownLink(label, v.profileUrl);
 }
 
 function mdGrade(v: ComponentVerdict): string {
@@ -287,7 +287,7 @@ function diffMarkdown(d: ComponentDiff): string[] {
     };
     for (const v of d.added) row('➕ added', v);
     for (const v of d.removed) row('➖ removed', v);
-    for (const c of d.changed) out.push(`| 🔄 version | \`${c.slug}\` | ${mdCell(plainText(c.from ?? '?', 30))} → ${mdCell(plainText(c.to ?? '?', 30))} | | | |`);
+    for (const c of d.changed) out.push(`| 🔄 version | ${markdownCode(c.slug)} | ${mdCell(plainText(c.from ?? '?', 30))} → ${mdCell(plainText(c.to ?? '?', 30))} | | | |`);
     out.push('');
   }
   out.push(`| Site total | ${mdCell(plainText(d.ref, 60))} | this branch | change |`, '|:--|--:|--:|--:|');
@@ -327,10 +327,15 @@ function problemResults(j: Judgement, ruleIndex: number | undefined, location: (
     ruleId: 'scan-problem',
     ruleIndex,
     level: p.severity === 'info' ? 'note' : 'warning',
-    message: { text: plainText(p.message, 1000) },
+    message: { text: sarifText(plainText(p.message, 1000)) },
     locations: p.file ? [location(p.file, p.line, p.column)] : [],
     partialFingerprints: { 'wpBench/v1': `scan-problem/${p.file}/${plainText(p.message, 200)}` },
   }));
+}
+
+/** SARIF message text: `[text](url)` is an embedded link there, so literal brackets (and backslashes) are escaped (§3.11.6). */
+function sarifText(text: string): string {
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
 export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
@@ -356,7 +361,7 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
       ruleId: f.ruleId,
       ruleIndex: ruleIndex.get(f.ruleId),
       level: f.level,
-      message: { text: plainText(f.message, 1000) },
+      message: { text: sarifText(plainText(f.message, 1000)) },
       locations: primary ? [location(primary)] : [],
       partialFingerprints: { 'wpBench/v1': f.slug ? `${f.ruleId}/${f.kind}/${f.slug}` : `${f.ruleId}/${f.context}/${f.metric}` },
     };

@@ -5,7 +5,7 @@ import { l10n } from '../l10n';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import type { ComponentKind, DetectedComponent, LocationSource, ScanProblem } from '../model';
 import { isListableName } from './lookup';
-import { LineIndex, parseJsonTree, problemAt } from './text';
+import { LineIndex, parseJsonTree, problemAt, trimTrailing } from './text';
 
 /** Package-name prefixes of WPackagist and WP Packages, and the type they stand for. */
 const PREFIX_TYPE: Record<string, WordPressType> = {
@@ -35,8 +35,11 @@ const CORE_PACKAGES: ReadonlySet<string> = new Set([
   'wordpress/wordpress',
 ]);
 
-/** Composer's own package-name rule (lower-cased). */
-const COMPOSER_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/;
+/**
+ * Composer's own package-name rule (lower-cased), written without its nested optional quantifier
+ * (`(?:[_.-]?[a-z0-9]+)*` backtracks exponentially on `…/aaaaaaaaaaaaaaaa!`): same names, linear time.
+ */
+const COMPOSER_NAME = /^[a-z0-9]+(?:[_.-][a-z0-9]+)*\/[a-z0-9]+(?:(?:[_.]|-{1,2})[a-z0-9]+)*$/;
 
 export type InstallerRole = 'plugins' | 'mu-plugins' | 'themes' | 'dropins';
 
@@ -131,7 +134,7 @@ function coreInstallDir(root: Node, required: Iterable<string>, lockTypes: Itera
   }
   const hasCore = dir !== null || [...required].some((n) => CORE_PACKAGES.has(n)) || [...lockTypes].some((t) => t === 'wordpress-core');
   if (!hasCore) return null;
-  const clean = (dir ?? 'wordpress').replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+  const clean = trimTrailing((dir ?? 'wordpress').replace(/\\/g, '/').replace(/^\.\//, ''), '/');
   return clean === '' || clean === '.' || clean.startsWith('/') || clean.split('/').includes('..') ? null : clean;
 }
 

@@ -44,6 +44,13 @@ export function pluginFileSlug(fileName: string): string {
   return fileName.split('.php').join('');
 }
 
+/** `text` without the `char`s at its end (a loop: `/\/+$/` backtracks quadratically on a long run of slashes). */
+export function trimTrailing(text: string, char: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === char) end--;
+  return text.slice(0, end);
+}
+
 /** Last part of a path, ignoring trailing slashes (both separators). */
 export function lastPathPart(p: string): string {
   const parts = p.split(/[\\/]+/).filter((x) => x !== '');

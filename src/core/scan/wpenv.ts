@@ -21,6 +21,19 @@ export function isSelfSource(source: unknown): boolean {
   return typeof source === 'string' && (source.trim() === '.' || source.trim() === './');
 }
 
+const SCP_ADDRESS = /^[^/\s]+@[^:\s@]+:/;
+
+/** Where a trailing `.1.2.3` starts (`(?:\.\d+)+$` as a backward loop: the regex is quadratic on `.1.1.1…x`); the length when none. */
+function trailingVersionStart(file: string): number {
+  let at = file.length;
+  for (;;) {
+    let i = at;
+    while (i > 0 && file.charCodeAt(i - 1) >= 0x30 && file.charCodeAt(i - 1) <= 0x39) i--;
+    if (i === at || i === 0 || file[i - 1] !== '.') return at;
+    at = i - 1;
+  }
+}
+
 export function wpEnvSource(source: string, selfSlug?: string): { slug: string; version: string | null } | null {
   const s = source.trim();
   if (s === '') return null;
@@ -31,7 +44,8 @@ export function wpEnvSource(source: string, selfSlug?: string): { slug: string; 
     if (last === '' || last === '.' || last === '..' || last === '~') return null;
     return plain(last.endsWith('.php') ? pluginFileSlug(last) : last);
   }
-  const noQuery = s.replace(/[?#].*$/, '');
+  const query = s.search(/[?#]/);
+  const noQuery = query < 0 ? s : s.slice(0, query);
   const wporg = /^https?:\/\/downloads\.wordpress\.org\/(?:plugin|theme)\/([^/]+)\.zip$/i.exec(noQuery);
   if (wporg) {
     const dot = wporg[1].indexOf('.');
@@ -43,11 +57,12 @@ export function wpEnvSource(source: string, selfSlug?: string): { slug: string; 
   if (archive) return plain(archive[1].replace(/\.git$/i, ''));
   if (/^https?:\/\//i.test(s) && /\.zip$/i.test(noQuery)) {
     const file = lastPathPart(noQuery).replace(/\.zip$/i, '');
-    const v = /(?:\.\d+)+$/.exec(file);
-    return v ? { slug: file.slice(0, v.index), version: v[0].slice(1) } : plain(file);
+    const at = trailingVersionStart(file);
+    return at < file.length ? { slug: file.slice(0, at), version: file.slice(at + 1) } : plain(file);
   }
-  if (/^(?:git\+)?(?:ssh|https?|git):\/\//i.test(s) || /^[^/\s]+@[^:\s]+:/.test(s)) {
-    const repo = lastPathPart(noQuery.replace(/^[^/\s]+@[^:\s]+:/, ''));
+  // `user@host:path`; the host holds no `@`, so the user part backtracks to each `@` once (linear time).
+  if (/^(?:git\+)?(?:ssh|https?|git):\/\//i.test(s) || SCP_ADDRESS.test(s)) {
+    const repo = lastPathPart(noQuery.replace(SCP_ADDRESS, ''));
     return plain(repo.replace(/\.git$/i, '') || null);
   }
   const gh = /^([^/\s#]+)\/([^/\s#]+)((?:\/[^\s#]+)?)(?:#.*)?$/.exec(s);
