@@ -335,24 +335,18 @@ describe('WP Bench in VS Code', function () {
     }
   });
 
-  it("behind VS Code's http.proxy: lookups go through a CONNECT tunnel, the proxy never sees the key", async () => {
+  it("behind VS Code's http.proxy: a loopback API address is asked directly, the proxy receives nothing (no key in clear text)", async () => {
     const a = await api();
     await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro); // saved for the emulator's origin
     const http = await import('node:http');
-    const net = await import('node:net');
-    const connects: { target: string; authorization?: string }[] = [];
-    const proxy = http.createServer((_q, r) => r.end());
-    proxy.on('connect', (req, client: import('node:net').Socket, head) => {
-      connects.push({ target: req.url ?? '', authorization: req.headers.authorization });
-      const [host, port] = (req.url ?? '').split(':');
-      const up = net.connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        up.write(head);
-        up.pipe(client);
-        client.pipe(up);
-      });
-      up.on('error', () => client.destroy());
-      client.on('error', () => up.destroy());
+    const seen: string[] = []; // every CONNECT target and plain request the proxy receives
+    const proxy = http.createServer((q, r) => {
+      seen.push(`${q.method} ${q.url} ${q.headers.authorization ?? ''}`);
+      r.end();
+    });
+    proxy.on('connect', (req, client: import('node:net').Socket) => {
+      seen.push(`CONNECT ${req.url ?? ''}`);
+      client.destroy();
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
     const port = (proxy.address() as { port: number }).port;
@@ -362,9 +356,10 @@ describe('WP Bench in VS Code', function () {
       await waitFor('the proxy setting read', () => a.bench.config.proxy?.proxy === `http://127.0.0.1:${port}`);
       const outcome = await a.bench.lookupOne('plugin', 'akismet', true);
       assert.equal(outcome.error, undefined, outcome.error?.message);
-      assert.equal(outcome.fromCache, false);
-      assert.ok(connects.some((c) => c.target === new URL(API_URL).host), JSON.stringify(connects));
-      assert.ok(connects.every((c) => c.authorization === undefined), 'the key is never a header the proxy reads');
+      assert.equal(outcome.fromCache, false, 'answered by the API itself');
+      const apiHost = new URL(API_URL).host;
+      // VS Code itself may use the proxy for its own requests (JSON schemas); none of them is ours.
+      assert.ok(seen.every((s) => !s.includes(apiHost) && !s.includes('Bearer')), JSON.stringify(seen));
     } finally {
       await http_.update('proxy', undefined, vscode.ConfigurationTarget.Global);
       await waitFor('the proxy setting gone', () => a.bench.config.proxy?.proxy === undefined);
