@@ -57,6 +57,18 @@ export class MeasureCache {
     return createHash('sha256').update(JSON.stringify(Object.entries(parts).sort())).digest('hex');
   }
 
+  /** Where the database of a fresh install is kept for the next runs. */
+  templateFile(key: string): string {
+    return path.join(this.dir, 'sites', `${key}.sqlite`);
+  }
+
+  async saveTemplate(dbFile: string, target: string): Promise<void> {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    await fs.copyFile(dbFile, tmp);
+    await fs.rename(tmp, target);
+  }
+
   async get(key: string, slug: string): Promise<LocalRecord | undefined> {
     const file = path.join(this.dir, `${key}.json`);
     const st = await fs.stat(file).catch(() => undefined);

@@ -151,10 +151,10 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
   const warmup = o.warmup ?? DEFAULT_WARMUP;
   const env = await findEnvironment(o);
 
-  const cache = o.cacheDir && !o.noCache ? new MeasureCache(o.cacheDir) : undefined;
+  const cache = o.cacheDir ? new MeasureCache(o.cacheDir) : undefined;
   const hash = await componentHash(component);
   const cacheKey = MeasureCache.key({ component: hash, wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
-  if (cache) {
+  if (cache && !o.noCache) {
     const hit = await cache.get(cacheKey, component.slug);
     if (hit) {
       progress('answered from the cache (same files, WordPress, PHP and runtime)');
@@ -188,6 +188,11 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
       phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
     });
     check();
+    // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
+    // same core, integration and baseline theme is copied instead (it holds no data of the user's).
+    const template = cache ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
+    const dbFile = path.join(site.workDir, 'db', 'site.sqlite');
+    if (template && existsSync(template)) await fs.copyFile(template, dbFile);
     progress(env.runtime === 'php' ? 'starting php -S on 127.0.0.1' : 'starting WordPress Playground (its first requests are slow)');
     const startP =
       env.runtime === 'php'
@@ -210,12 +215,13 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     const inst = await get(`${INSTALL_PATH}?key=${site.key}`).catch((e) => {
       throw serverDied(e);
     });
-    let installed: { wp_version: string; php_version: string; cookies: Record<string, string> };
+    let installed: { wp_version: string; php_version: string; installed_now: boolean; cookies: Record<string, string> };
     try {
       installed = JSON.parse(inst.body);
     } catch {
       throw new MeasureError(`WordPress did not install (status ${inst.status}): ${await phpErrorText(site, inst.body, srv)}`, 7);
     }
+    if (template && installed.installed_now && !existsSync(`${dbFile}-wal`)) await cache!.saveTemplate(dbFile, template).catch(() => undefined);
     const cookie = Object.entries(installed.cookies)
       .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
       .join('; ');

