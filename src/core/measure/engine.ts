@@ -202,6 +202,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     startP.then((s) => (server = s)).catch(() => undefined);
     server = await raceAbort(startP, signal);
     o.onResource?.({ port: server.port, pid: server.pid });
+    progress(`site at ${server.baseUrl} (server pid ${server.pid ?? '?'})`);
     const srv = server;
 
     const reqTimeout = 120_000;
