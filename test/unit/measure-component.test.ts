@@ -1,0 +1,72 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { componentHash } from '../../src/core/measure/cache';
+import { ComponentNotFoundError, detectComponent } from '../../src/core/measure/component';
+
+describe('measure: what PATH is', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-detect-'));
+  });
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  const write = async (rel: string, text: string) => {
+    await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await fs.writeFile(path.join(dir, rel), text);
+  };
+
+  it('a plugin folder: its top-level PHP file with a Plugin Name header is the main file', async () => {
+    await write('my-plugin/includes.php', '<?php // no header');
+    await write('my-plugin/my-plugin.php', '<?php\n/*\n * Plugin Name: My Plugin\n * Version: 2.0\n */');
+    const c = await detectComponent(path.join(dir, 'my-plugin'));
+    assert.deepEqual([c.kind, c.slug, c.name, c.version, c.mainFile, c.singleFile], ['plugin', 'my-plugin', 'My Plugin', '2.0', 'my-plugin.php', false]);
+  });
+
+  it('a plugin\'s main PHP file: the folder is measured', async () => {
+    await write('acf-pro/acf.php', '<?php\n/* Plugin Name: ACF */');
+    await write('acf-pro/inc.php', '<?php');
+    const c = await detectComponent(path.join(dir, 'acf-pro', 'acf.php'));
+    assert.equal(c.source, path.join(dir, 'acf-pro'));
+    assert.equal(c.slug, 'acf-pro');
+    assert.equal(c.singleFile, false);
+    assert.equal(c.mainFile, 'acf.php');
+  });
+
+  it('a single-file plugin among others (wp-content/plugins/hello.php): only that file', async () => {
+    await write('plugins/hello.php', '<?php\n/* Plugin Name: Hello */');
+    await write('plugins/other.php', '<?php\n/* Plugin Name: Other */');
+    const c = await detectComponent(path.join(dir, 'plugins', 'hello.php'));
+    assert.equal(c.singleFile, true);
+    assert.equal(c.source, path.join(dir, 'plugins', 'hello.php'));
+    assert.equal(c.slug, 'hello');
+  });
+
+  it('a theme folder: style.css with Theme Name (and Template for a child theme)', async () => {
+    await write('child/style.css', '/*\nTheme Name: Child\nTemplate: parent\nVersion: 1\n*/');
+    const c = await detectComponent(path.join(dir, 'child'));
+    assert.deepEqual([c.kind, c.slug, c.name, c.template], ['theme', 'child', 'Child', 'parent']);
+  });
+
+  it('no header, a missing path or a non-PHP file: a ComponentNotFoundError saying what was looked for', async () => {
+    await write('empty/readme.txt', 'hi');
+    await write('plain.php', '<?php echo 1;');
+    await write('notes.txt', 'Plugin Name: nope');
+    for (const p of ['empty', 'missing', 'plain.php', 'notes.txt']) {
+      await assert.rejects(detectComponent(path.join(dir, p)), (e: unknown) => e instanceof ComponentNotFoundError && /looked for|does not exist|header|not a PHP file/.test(e.message), p);
+    }
+  });
+
+  it('the cache hash changes with any file, not with .git or node_modules', async () => {
+    await write('p/p.php', '<?php\n/* Plugin Name: P */');
+    const c = await detectComponent(path.join(dir, 'p'));
+    const h1 = await componentHash(c);
+    await write('p/.git/HEAD', 'ref');
+    await write('p/node_modules/x.js', '1');
+    assert.equal(await componentHash(c), h1);
+    await write('p/inc/a.php', '<?php');
+    assert.notEqual(await componentHash(c), h1);
+  });
+});
