@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv } from './environment';
+import { siteRequest } from './http';
 import { freePort, stopChild, waitForPort } from './phpRuntime';
 import type { RuntimeServer } from './runtime';
 import type { Site } from './site';
@@ -67,6 +68,15 @@ export async function startPlaygroundServer(pg: PlaygroundInfo, site: Site, env:
   const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start WordPress Playground: ${e.message}`))));
   try {
     await Promise.race([waitForPort(port, child, 180_000, () => 'WordPress Playground'), spawnError]);
+    // It listens before its PHP is ready (answering 502 "not ready yet"): wait until a static file is served.
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const r = await siteRequest(`http://127.0.0.1:${port}`, '/readme.html', {}, 60_000, signal).catch((e: Error) => (signal.aborted ? Promise.reject(e) : undefined));
+      if (r && r.status === 200) break;
+      if (child.exitCode !== null) throw new Error('WordPress Playground exited while starting');
+      if (Date.now() > deadline) throw new Error('WordPress Playground did not become ready within 180 s');
+      await new Promise((res) => setTimeout(res, 250));
+    }
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
