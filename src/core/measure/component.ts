@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HEADER_BYTES, PLUGIN_HEADER_NAMES, THEME_HEADER_NAMES, parseFileHeaders } from '../scan/headers';
+import { pluginFileSlug } from '../scan/text';
 
 export interface MeasuredComponent {
   kind: 'plugin' | 'theme';
@@ -62,7 +63,8 @@ export async function detectComponent(p: string): Promise<MeasuredComponent> {
     const ownFolder = others.length === 0 && folder !== 'plugins' && folder !== 'mu-plugins' && (siblings.length > 1 || slugOf(folder) === slugOf(path.basename(abs)));
     return {
       kind: 'plugin',
-      slug: slugOf(ownFolder ? path.basename(dir) : path.basename(abs)),
+      // A single file's slug as WordPress.org names it (hello.php is hello-dolly).
+      slug: slugOf(ownFolder ? path.basename(dir) : pluginFileSlug(path.basename(abs))),
       name: h['Plugin Name'],
       version: h.Version || null,
       source: ownFolder ? dir : abs,

@@ -246,7 +246,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
         7,
       );
     }
-    if (activationHook.error) throw new MeasureError(`WordPress refused to activate the ${component.kind}: ${activationHook.error}`, 7);
+    if (activationHook.error) throw new MeasureError(`WordPress refused to activate the ${component.kind}: ${htmlText(activationHook.error)}`, 7);
 
     const one = async (ctx: MeasureContext, side: 'baseline' | 'measured'): Promise<Outcome> => {
       const id = randomBytes(8).toString('hex');
@@ -367,6 +367,16 @@ async function readProbe(site: Site, id: string, signal: AbortSignal): Promise<P
   }
 }
 
+/** Readable text of an HTML answer (a wp_die() page): no head, styles or scripts, no tags, entities decoded. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<(head|style|script)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(rsaquo|lsaquo|amp|lt|gt|quot|#039|nbsp);/g, (_, e: string) => ({ rsaquo: '›', lsaquo: '‹', amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", nbsp: ' ' })[e] ?? ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** The PHP error text for a failed request: the error log's last lines, else the body's text. */
 async function phpErrorText(site: Site, body: string, server: RuntimeServer): Promise<string> {
   const logFile = path.join(site.workDir, 'php-errors.log');
@@ -374,6 +384,6 @@ async function phpErrorText(site: Site, body: string, server: RuntimeServer): Pr
   const lines = log.trim().split('\n');
   const fatal = lines.map((l) => l.replace(/^\[[^\]]*\]\s*/, '')).filter((l) => /^PHP (Fatal|Parse) error/.test(l)).pop();
   const lastLog = fatal ? fatal.slice(0, 600) : lines.slice(-3).join(' | ');
-  const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 400);
+  const text = htmlText(body).slice(0, 400);
   return lastLog || text || server.log().trim().slice(-400) || '(no error text)';
 }
