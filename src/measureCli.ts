@@ -91,6 +91,7 @@ export function measureTable(r: LocalRecord): string {
   if (h) lines.push(`Activation hook (once, not in the figures above): ${h.time_ms.toFixed(1)} ms, ${Math.round(h.memory_kb)} KB, ${h.queries} queries.`);
   lines.push(r.speed_score ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.` : 'No grade: the activation context was not measured.');
   if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
+  for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);
   lines.push('Deltas of medians against the same clean site without the component; KB are KiB (1024 bytes).');
   return lines.join('\n');
 }

@@ -41,7 +41,7 @@ describe('measure: what PATH is', () => {
     const c = await detectComponent(path.join(dir, 'plugins', 'hello.php'));
     assert.equal(c.singleFile, true);
     assert.equal(c.source, path.join(dir, 'plugins', 'hello.php'));
-    assert.equal(c.slug, 'hello');
+    assert.equal(c.slug, 'hello-dolly', 'WordPress.org names hello.php hello-dolly');
   });
 
   it('a theme folder: style.css with Theme Name (and Template for a child theme)', async () => {
@@ -57,6 +57,14 @@ describe('measure: what PATH is', () => {
     for (const p of ['empty', 'missing', 'plain.php', 'notes.txt']) {
       await assert.rejects(detectComponent(path.join(dir, p)), (e: unknown) => e instanceof ComponentNotFoundError && /looked for|does not exist|header|not a PHP file/.test(e.message), p);
     }
+  });
+
+  it('warns when a plugin folder has composer.json but no vendor/ (a source checkout)', async () => {
+    await write('qm/qm.php', '<?php\n/* Plugin Name: QM */');
+    await write('qm/composer.json', '{}');
+    assert.match((await detectComponent(path.join(dir, 'qm'))).warnings?.[0] ?? '', /no vendor/);
+    await fs.mkdir(path.join(dir, 'qm', 'vendor'));
+    assert.equal((await detectComponent(path.join(dir, 'qm'))).warnings, undefined);
   });
 
   it('the cache hash changes with any file, not with .git or node_modules', async () => {

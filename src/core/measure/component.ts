@@ -18,6 +18,8 @@ export interface MeasuredComponent {
   mainFile: string;
   /** theme: parent theme folder name (Template header), when a child theme */
   template: string | null;
+  /** what may make the measurement differ from the installed component (shown with the result) */
+  warnings?: string[];
 }
 
 export class ComponentNotFoundError extends Error {}
@@ -45,8 +47,22 @@ function slugOf(name: string): string {
   return name.replace(/\.php$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'component';
 }
 
+/** A source checkout that needs a build step WordPress does not run: composer.json without vendor/. */
+async function buildWarnings(c: MeasuredComponent): Promise<MeasuredComponent> {
+  if (c.singleFile) return c;
+  const has = (f: string) => fs.stat(path.join(c.source, f)).then(() => true, () => false);
+  if ((await has('composer.json')) && !(await has('vendor'))) {
+    c.warnings = ['composer.json but no vendor/ folder: a source checkout without `composer install` may load less than the installed plugin'];
+  }
+  return c;
+}
+
 /** Finds the component at p, or throws ComponentNotFoundError saying what was looked for. */
 export async function detectComponent(p: string): Promise<MeasuredComponent> {
+  return buildWarnings(await findComponent(p));
+}
+
+async function findComponent(p: string): Promise<MeasuredComponent> {
   const abs = path.resolve(p);
   const st = await fs.stat(abs).catch(() => null);
   if (!st) throw new ComponentNotFoundError(`${abs} does not exist (looked for a plugin folder, a plugin's PHP file or a theme folder)`);

@@ -147,6 +147,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     if (err instanceof ComponentNotFoundError) throw new MeasureError(err.message, 2);
     throw err;
   }
+  for (const w of component.warnings ?? []) progress(`warning: ${w}`);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
   const warmup = o.warmup ?? DEFAULT_WARMUP;
   const env = await findEnvironment(o);
@@ -312,6 +313,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
         baseline_theme: site.baseTheme,
         activation_hook: activationHook,
         duration_s: Math.round((Date.now() - started) / 100) / 10,
+        ...(component.warnings?.length ? { warnings: component.warnings } : {}),
       },
       new Date(),
     );

@@ -117,6 +117,7 @@ export interface LocalInfo {
   grade_scale: string;
   units: string;
   duration_s: number;
+  warnings?: string[];
   cached?: boolean;
 }
 
