@@ -39,7 +39,7 @@ class UsageError extends Error {}
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const VALUE = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration']);
-  const BOOL = new Set(['--json', '--no-cache', '--help', '-h', '--verbose']);
+  const BOOL = new Set(['--json', '--no-cache', '--help', '-h']);
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {

@@ -112,6 +112,22 @@ describe('wp-bench measure with the native php runtime', function () {
     assert.ok(r.contexts.activation && r.contexts.admin);
   });
 
+  it('a plugin that redirects the admin away: admin is null with the redirect as reason', async () => {
+    const r = await measure(opts(path.join(FIX, 'redirect-admin'), { rounds: 3 }));
+    assert.equal(r.contexts.admin, null);
+    assert.match(r.local.null_reasons.admin!.reason, /^redirect \(30[12]\) to http:\/\/127\.0\.0\.1:\d+\/\?away=1/);
+    assert.ok(r.contexts.homepage && r.contexts.activation);
+  });
+
+  it('PHP itself crashing mid-run: exit 7 saying the site stopped answering, and nothing is left behind', async () => {
+    await assert.rejects(measure(opts(path.join(FIX, 'crash-front'), { rounds: 3 })), (e: unknown) => {
+      assert.ok(e instanceof MeasureError);
+      assert.equal(e.exitCode, 7);
+      assert.match(e.message, /stopped answering/);
+      return true;
+    });
+  });
+
   it('a plugin that breaks every request: exit 7 with the PHP error', async () => {
     await assert.rejects(measure(opts(path.join(FIX, 'fatal-always'), { rounds: 3 })), (e: unknown) => {
       assert.ok(e instanceof MeasureError);
