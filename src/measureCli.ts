@@ -159,9 +159,9 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
   const on = () => ac.abort(new MeasureError('interrupted: the throwaway site was stopped and removed', 6));
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
-  return { signal: ac.signal, dispose: () => (process.off('SIGINT', on), process.off('SIGTERM', on)) };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, on);
+  return { signal: ac.signal, dispose: () => signals.forEach((s) => process.off(s, on)) };
 }
 
 export const measureSearchFrom = (dirname: string) => [dirname, path.dirname(dirname)];

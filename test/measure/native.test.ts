@@ -249,6 +249,32 @@ describe('wp-bench measure with the native php runtime', function () {
     assert.match(stderr, /interrupted/);
   });
 
+  it('the reader of stderr going away mid-run (`measure … 2>&1 | head`: EPIPE, process.exit) leaves nothing behind', async () => {
+    const cli = path.join(ROOT, 'dist', 'cli.js');
+    // stderr is a pipe we read until the server is up, then close: the next progress line hits EPIPE.
+    const child = spawn(process.execPath, [cli, 'measure', path.join(FIX, 'noop'), '--rounds', '50', '--no-cache'], {
+      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<void>((res) => child.on('exit', () => res()));
+    const found = await new Promise<{ root: string; pid: number; port: number }>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const root = /throwaway site .* in (\S+)/.exec(stderr)?.[1];
+        const m = /site at http:\/\/127\.0\.0\.1:(\d+) \(server pid (\d+)\)/.exec(stderr);
+        if (root && m) resolve({ root, port: Number(m[1]), pid: Number(m[2]) });
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    child.stderr.destroy();
+    await exited;
+    assert.equal(existsSync(found.root), false, 'temp folder removed');
+    // Killed (SIGKILL) from the exiting process's last handler, so it may take a moment for the kernel to reap it.
+    assert.equal(await gone(found.pid, 5000), true, 'php stopped');
+    assert.equal(await listening(found.port), false, 'port released');
+  });
+
   it('--timeout-s bounds the whole run: exit 6, nothing left behind', async () => {
     await assert.rejects(measure(opts(path.join(FIX, 'noop'), { rounds: 200, timeoutS: 4 })), (e: unknown) => e instanceof MeasureError && e.exitCode === 6 && /time limit/.test(e.message));
   });
@@ -261,6 +287,16 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Waits (polling) until the process no longer exists, at most ms. */
+async function gone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
 }
 
 function listening(port: number): Promise<boolean> {

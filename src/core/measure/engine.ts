@@ -3,7 +3,7 @@
 // stopped and everything it writes is removed in `finally`, whether the run succeeds, fails, times out or is
 // aborted (Ctrl-C).
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
 import {
@@ -58,6 +58,36 @@ export interface MeasureOptions {
   noCache?: boolean;
   /** test hook: told about each temp folder and server as they are made */
   onResource?: (r: { root?: string; pid?: number; port?: number }) => void;
+}
+
+/**
+ * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
+ * exception): the servers still running are killed and the temporary folders removed, synchronously.
+ */
+const live = { pids: new Set<number>(), roots: new Set<string>() };
+let exitHookInstalled = false;
+function track(r: { root?: string; pid?: number }): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const pid of live.pids) {
+        try {
+          process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+      for (const root of live.roots) {
+        try {
+          rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+        } catch {
+          /* a dying server may still write into it: nothing more can be done while exiting */
+        }
+      }
+    });
+  }
+  if (r.pid) live.pids.add(r.pid);
+  if (r.root) live.roots.add(r.root);
 }
 
 const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
@@ -179,6 +209,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
   let server: RuntimeServer | undefined;
   try {
     root = await makeTempRoot();
+    track({ root });
     o.onResource?.({ root });
     check();
     progress(`building a throwaway site (WordPress ${env.wpVersion}, ${env.runtime === 'php' ? `PHP ${env.phpVersion}` : 'Playground'}) in ${root}`);
@@ -197,8 +228,8 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     progress(env.runtime === 'php' ? 'starting php -S on 127.0.0.1' : 'starting WordPress Playground (its first requests are slow)');
     const startP =
       env.runtime === 'php'
-        ? startPhpServer(env.php!, site, o.env, (c) => o.onResource?.({ pid: c.pid }))
-        : startPlaygroundServer(env.playground!, site, o.env, (c) => o.onResource?.({ pid: c.pid }), signal);
+        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })))
+        : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
     // A server that comes up after an abort is still stopped.
     startP.then((s) => (server = s)).catch(() => undefined);
     server = await raceAbort(startP, signal);
@@ -327,6 +358,8 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     o.signal?.removeEventListener('abort', onOuterAbort);
     if (server) await server.stop();
     if (root) await removeSite(root);
+    if (server?.pid) live.pids.delete(server.pid);
+    if (root) live.roots.delete(root);
   }
 }
 
