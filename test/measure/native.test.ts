@@ -189,6 +189,22 @@ describe('wp-bench measure with the native php runtime', function () {
     assert.equal(made.length, before, 'no temp folder or server was made');
   });
 
+  it('a WordPress core that is broken itself: exit 7 with the PHP error, nothing left behind', async () => {
+    const core = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-broken-core-'));
+    try {
+      await fs.cp('/usr/share/wordpress', core, { recursive: true, dereference: true });
+      await fs.appendFile(path.join(core, 'wp-includes', 'functions.php'), '\nwpbench_core_is_broken();\n');
+      await assert.rejects(measure(opts(path.join(FIX, 'noop'), { wordpress: core, rounds: 1 })), (e: unknown) => {
+        assert.ok(e instanceof MeasureError);
+        assert.equal(e.exitCode, 7);
+        assert.match(e.message, /WordPress did not install.*wpbench_core_is_broken/);
+        return true;
+      });
+    } finally {
+      await fs.rm(core, { recursive: true, force: true });
+    }
+  });
+
   it('no usable runtime: exit 8 saying what to install', async () => {
     await assert.rejects(measure(opts(path.join(FIX, 'noop'), { php: '/nonexistent/php' })), (e: unknown) => {
       assert.ok(e instanceof MeasureError);

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { measure, type MeasureOptions } from '../../src/core/measure/engine';
+import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure');
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -45,6 +45,13 @@ describe('wp-bench measure with the playground runtime', function () {
       assert.ok(Math.abs(r.contexts[c]!.memory_delta_kb) <= 64, `${c} memory ${r.contexts[c]!.memory_delta_kb}`);
       assert.equal(r.contexts[c]!.queries_delta, 0);
     }
+  });
+
+  it('aborted mid-run (what Ctrl-C does): interrupted, the Playground process and the temp folder are gone', async () => {
+    const ac = new AbortController();
+    const run = measure({ ...opts(path.join(FIX, 'noop')), rounds: 50, signal: ac.signal, progress: (l) => /^round 1\//.test(l) && ac.abort() });
+    await assert.rejects(run, (e: unknown) => e instanceof MeasureError && e.exitCode === 6 && /interrupted/.test(e.message));
+    assert.ok(made.some((r) => r.pid) && made.some((r) => r.root), 'a server and a folder were made');
   });
 
   it('4 MB and 5 queries on every request: memory within ±5 % + 256 KB, queries exact', async () => {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { componentHash } from '../../src/core/measure/cache';
 import { ComponentNotFoundError, detectComponent } from '../../src/core/measure/component';
+import { coreCandidates, isCore, phpVersionOk, scrubbedEnv } from '../../src/core/measure/environment';
 
 describe('measure: what PATH is', () => {
   let dir: string;
@@ -76,5 +77,30 @@ describe('measure: what PATH is', () => {
     assert.equal(await componentHash(c), h1);
     await write('p/inc/a.php', '<?php');
     assert.notEqual(await componentHash(c), h1);
+  });
+});
+
+describe('measure: the machine', () => {
+  it('a core copy in the workspace comes first (Bedrock web/wp), Debian\'s last', async () => {
+    const ws = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-ws-'));
+    try {
+      const wp = path.join(ws, 'web', 'wp');
+      await fs.mkdir(path.join(wp, 'wp-includes'), { recursive: true });
+      await fs.mkdir(path.join(wp, 'wp-admin', 'includes'), { recursive: true });
+      for (const f of ['wp-includes/version.php', 'wp-settings.php', 'wp-admin/includes/upgrade.php']) await fs.writeFile(path.join(wp, f), '<?php');
+      const found = coreCandidates(ws).find(isCore);
+      assert.equal(found, wp);
+      assert.equal(coreCandidates(ws).at(-1), '/usr/share/wordpress');
+    } finally {
+      await fs.rm(ws, { recursive: true, force: true });
+    }
+  });
+  it('PHP 7.4 or newer', () => {
+    assert.deepEqual(['7.3.33', '7.4.0', '8.0.1', '8.2.36', '5.6.40'].map(phpVersionOk), [false, true, true, true, false]);
+  });
+  it('PHP gets no variable of the caller but PATH: no API key, no token', () => {
+    const env = scrubbedEnv({ PATH: '/usr/bin', WPBENCH_API_KEY: 'k', GITHUB_TOKEN: 't', AWS_SECRET_ACCESS_KEY: 's', HOME: '/root' }, '/tmp/x');
+    assert.deepEqual(Object.keys(env).sort(), ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR', 'TZ']);
+    assert.equal(env.HOME, '/tmp/x');
   });
 });
