@@ -291,6 +291,15 @@ describe('wp-bench measure with the native php runtime', function () {
     assert.equal(await listening(found.port), false, 'port released');
   });
 
+  it('aborted while php is starting: the server that comes up afterwards is stopped too', async () => {
+    const ac = new AbortController();
+    await assert.rejects(
+      measure(opts(path.join(FIX, 'noop'), { signal: ac.signal, progress: (l) => /^starting php/.test(l) && ac.abort() })),
+      (e: unknown) => e instanceof MeasureError && e.exitCode === 6,
+    );
+    assert.ok(made.some((r) => r.pid), 'php was started');
+  });
+
   it('--timeout-s bounds the whole run: exit 6, nothing left behind', async () => {
     await assert.rejects(measure(opts(path.join(FIX, 'noop'), { rounds: 200, timeoutS: 4 })), (e: unknown) => e instanceof MeasureError && e.exitCode === 6 && /time limit/.test(e.message));
   });

@@ -207,6 +207,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
 
   let root: string | undefined;
   let server: RuntimeServer | undefined;
+  let startP: Promise<RuntimeServer> | undefined;
   try {
     root = await makeTempRoot();
     track({ root });
@@ -226,12 +227,10 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     const dbFile = path.join(site.workDir, 'db', 'site.sqlite');
     if (template && existsSync(template)) await fs.copyFile(template, dbFile);
     progress(env.runtime === 'php' ? 'starting php -S on 127.0.0.1' : 'starting WordPress Playground (its first requests are slow)');
-    const startP =
+    startP =
       env.runtime === 'php'
         ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })))
         : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
-    // A server that comes up after an abort is still stopped.
-    startP.then((s) => (server = s)).catch(() => undefined);
     server = await raceAbort(startP, signal);
     o.onResource?.({ port: server.port, pid: server.pid });
     progress(`site at ${server.baseUrl} (server pid ${server.pid ?? '?'})`);
@@ -356,6 +355,8 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
   } finally {
     clearTimeout(timer);
     o.signal?.removeEventListener('abort', onOuterAbort);
+    // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
+    if (!server && startP) server = await startP.catch(() => undefined);
     if (server) await server.stop();
     if (root) await removeSite(root);
     if (server?.pid) live.pids.delete(server.pid);

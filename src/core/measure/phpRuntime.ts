@@ -100,7 +100,12 @@ export async function startPhpServer(php: PhpInfo, site: Site, env: NodeJS.Proce
     tail = (tail + d.toString('utf8')).slice(-8000);
   });
   const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${php.bin}: ${e.message}`))));
-  await Promise.race([waitForPort(port, child, 15000, () => `${php.bin} -S`), spawnError]);
+  try {
+    await Promise.race([waitForPort(port, child, 15000, () => `${php.bin} -S`), spawnError]);
+  } catch (err) {
+    await stopChild(child);
+    throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
+  }
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
