@@ -52,7 +52,7 @@ async function buildWarnings(c: MeasuredComponent): Promise<MeasuredComponent> {
   if (c.singleFile) return c;
   const has = (f: string) => fs.stat(path.join(c.source, f)).then(() => true, () => false);
   if ((await has('composer.json')) && !(await has('vendor'))) {
-    c.warnings = ['composer.json but no vendor/ folder: a source checkout without `composer install` may load less than the installed plugin'];
+    c.warnings = ['composer.json but no vendor/ folder: a source checkout without `composer install` may load less than the installed component'];
   }
   return c;
 }
