@@ -99,6 +99,7 @@ describe('measure method: the record', () => {
     assert.deepEqual(rec.contexts.activation, { ttfb_delta_ms: 5, memory_delta_kb: 1024, queries_delta: 2 });
     assert.deepEqual(Object.keys(rec.contexts), [...CONTEXTS]);
     assert.equal(rec.local.rounds, 1);
+    assert.deepEqual(rec.local.baseline.activation, { ttfb_ms: 20, memory_kb: 4096, queries: 10 });
     assert.match(rec.local.grade_scale, /estimated/);
   });
 

@@ -24,6 +24,7 @@ export interface ContextFigures {
   queries_delta: number;
 }
 
+/** Absolute figures of one side (the baseline's medians) or a spread, in the same units as the deltas. */
 export interface ContextSpread {
   ttfb_ms: number;
   memory_kb: number;
@@ -111,7 +112,8 @@ export interface LocalInfo {
   warmup_rounds: number;
   baseline_theme: string;
   spread: Record<MeasureContext, ContextSpread | null>;
-  baseline: Record<MeasureContext, ContextFigures | null>;
+  /** the baseline's medians: what the clean site costs, for scale */
+  baseline: Record<MeasureContext, ContextSpread | null>;
   null_reasons: Partial<Record<MeasureContext, NullReason>>;
   activation_hook: { time_ms: number; memory_kb: number; queries: number; output_bytes: number; error: string | null } | null;
   grade_scale: string;
@@ -148,7 +150,7 @@ export function buildRecord(
 ): LocalRecord {
   const figures = {} as Record<MeasureContext, ContextFigures | null>;
   const spread = {} as Record<MeasureContext, ContextSpread | null>;
-  const baseline = {} as Record<MeasureContext, ContextFigures | null>;
+  const baseline = {} as Record<MeasureContext, ContextSpread | null>;
   const reasons: Partial<Record<MeasureContext, NullReason>> = {};
   for (const c of CONTEXTS) {
     const v = contexts[c];
@@ -161,9 +163,9 @@ export function buildRecord(
       figures[c] = contextFigures(v);
       spread[c] = contextSpread(v);
       baseline[c] = {
-        ttfb_delta_ms: round1(median(v.baseline.map((x) => x.ttfbMs))),
-        memory_delta_kb: Math.round(median(v.baseline.map((x) => x.memoryBytes)) / 1024),
-        queries_delta: Math.round(median(v.baseline.map((x) => x.queries))),
+        ttfb_ms: round1(median(v.baseline.map((x) => x.ttfbMs))),
+        memory_kb: Math.round(median(v.baseline.map((x) => x.memoryBytes)) / 1024),
+        queries: Math.round(median(v.baseline.map((x) => x.queries))),
       };
     }
   }
