@@ -19,6 +19,7 @@ import type { DetectedComponent, ScanResult } from '../src/core/model';
 import { scanWorkspace } from '../src/core/scan';
 import { DEMO, knownSlugs, recordFor, startEmulator } from '../src/emulator/server';
 import { generateSite, removeSite, type GeneratedSite, type SiteOptions } from './lib/fixtures';
+import { figureMeasure } from './measure';
 import { HoverIndex, hoverAt } from './lib/hoverIndex';
 import { int, median, percentile, pick, prng, round, shuffle, timed, withTimeout } from './lib/util';
 
@@ -500,6 +501,7 @@ async function main(): Promise<number> {
     log(`removed the site in ${round((Date.now() - tRm) / 1000, 1)} s`);
     await attempt('6', 'scale', () => figureScale(tmp));
     await attempt('4', 'activation', () => figureActivation(tmp));
+    await attempt('7', 'measure', () => figureMeasure(row, details, QUICK, log));
   } finally {
     cleanup();
     process.off('SIGINT', onSignal);

@@ -17,10 +17,13 @@ import ts from 'typescript';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE = path.join(ROOT, 'l10n', 'bundle.l10n.json');
 
-/** Files whose strings people read in VS Code: the glue, and the core but for the CLI's reports (English). */
+/**
+ * Files whose strings people read in VS Code: the glue, and the core but for the CLI's reports and the CLI's
+ * measure engine (English; src/core/measure also holds PHP sources, which are code).
+ */
 export function uiSources() {
   const all = (dir) => fs.readdirSync(path.join(ROOT, dir), { recursive: true }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f).split(path.sep).join('/'));
-  const core = all('src/core').filter((f) => !f.startsWith('src/core/report/') && f !== 'src/core/l10n.ts');
+  const core = all('src/core').filter((f) => !f.startsWith('src/core/report/') && !f.startsWith('src/core/measure/') && f !== 'src/core/l10n.ts');
   return [...all('src/vscode'), 'src/extension.ts', ...core].sort();
 }
 

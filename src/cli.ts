@@ -21,6 +21,7 @@ import { QuotaGuard } from './core/session/quotaGuard';
 import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { versionPlace } from './core/versions';
+import { interruptSignal, measureSearchFrom, runMeasureCli } from './measureCli';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
 
 const VERSION = '0.1.0';
@@ -45,6 +46,8 @@ Usage:
   wp-bench lookup plugin|theme <slug> [--json]  benchmark of one plugin or theme
   wp-bench me [--json]                          your tier, quota and usage
   wp-bench check [dir] [options]                judge every plugin and theme (for CI)
+  wp-bench measure PATH [options]               measure a plugin or theme locally (runs its PHP;
+                                                see wp-bench measure --help)
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
@@ -77,6 +80,8 @@ export interface CliIo {
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** aborts a running `measure` (tests; the real process wires Ctrl-C) */
+  signal?: AbortSignal;
 }
 
 class UsageError extends Error {}
@@ -445,6 +450,15 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   // Every print path: API and file strings never reach the terminal or a CI log with escape sequences or as a
   // workflow command.
   const io: CliIo = { ...rawIo, out: (t) => rawIo.out(terminalSafe(t)), err: (t) => rawIo.err(terminalSafe(t)) };
+  if (argv[0] === 'measure') {
+    // Its own options; Ctrl-C stops and removes the throwaway site before exiting.
+    const sig = require.main === module ? interruptSignal() : undefined;
+    try {
+      return await runMeasureCli(argv.slice(1), { ...io, signal: rawIo.signal ?? sig?.signal, cacheDir: cacheDir(io.env) }, measureSearchFrom(__dirname));
+    } finally {
+      sig?.dispose();
+    }
+  }
   try {
     const parsed = parseArgs(argv);
     if (parsed.flags.has('--version')) {

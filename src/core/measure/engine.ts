@@ -1,0 +1,425 @@
+// The measurement run: detect the component, pick a runtime, build the throwaway site, install, activate (measured
+// apart), warm up, then N rounds alternating baseline and measured in each context. Everything it starts is
+// stopped and everything it writes is removed in `finally`, whether the run succeeds, fails, times out or is
+// aborted (Ctrl-C).
+import { randomBytes } from 'node:crypto';
+import { existsSync, promises as fs, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
+import {
+  coreCandidates,
+  isCore,
+  phpVersionOk,
+  probePhp,
+  sqliteCandidates,
+  sqliteSourceUsable,
+  wordpressVersion,
+  type PhpInfo,
+  type SqliteSource,
+} from './environment';
+import { siteRequest } from './http';
+import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason, type Sample } from './method';
+import { startPhpServer } from './phpRuntime';
+import { findPlayground, startPlaygroundServer, PLAYGROUND_PHP, PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK, type PlaygroundInfo } from './playgroundRuntime';
+import type { RuntimeName, RuntimeServer } from './runtime';
+import { ACTIVATE_PATH, BOOT_PATH, INSTALL_PATH, buildSite, makeTempRoot, removeSite, type Site } from './site';
+import { MeasureCache, componentHash } from './cache';
+
+export const DEFAULT_ROUNDS = 9;
+export const DEFAULT_WARMUP = 2;
+export const DEFAULT_TIMEOUT_S = 300;
+
+/** Exit codes: 2 usage / nothing to measure, 6 time limit or interrupted, 7 WordPress broken, 8 no runtime. */
+export class MeasureError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 2 | 6 | 7 | 8,
+  ) {
+    super(message);
+  }
+}
+
+export interface MeasureOptions {
+  path: string;
+  runtime?: RuntimeName;
+  wordpress?: string;
+  php?: string;
+  sqliteIntegration?: string;
+  rounds?: number;
+  warmup?: number;
+  timeoutS?: number;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** where to look for node_modules/@wp-playground/cli (besides cwd): the CLI's own folder */
+  searchFrom?: string[];
+  signal?: AbortSignal;
+  progress?: (line: string) => void;
+  cacheDir?: string;
+  noCache?: boolean;
+  /** test hook: told about each temp folder and server as they are made */
+  onResource?: (r: { root?: string; pid?: number; port?: number }) => void;
+}
+
+/**
+ * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
+ * exception): the servers still running are killed and the temporary folders removed, synchronously.
+ */
+const live = { pids: new Set<number>(), roots: new Set<string>() };
+let exitHookInstalled = false;
+function track(r: { root?: string; pid?: number }): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const pid of live.pids) {
+        try {
+          process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+      for (const root of live.roots) {
+        try {
+          rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+        } catch {
+          /* a dying server may still write into it: nothing more can be done while exiting */
+        }
+      }
+    });
+  }
+  if (r.pid) live.pids.add(r.pid);
+  if (r.root) live.roots.add(r.root);
+}
+
+const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
+
+interface Environment {
+  runtime: RuntimeName;
+  php?: PhpInfo;
+  playground?: PlaygroundInfo;
+  phpVersion: string;
+  core: string;
+  wpVersion: string;
+  sqlite: SqliteSource;
+}
+
+const INSTALL_HINT = [
+  'install PHP 7.4 or newer with SQLite (Debian/Ubuntu/WSL: sudo apt install php-cli php-sqlite3; macOS: brew install php;',
+  'or pass --php BIN), or `npm install @wp-playground/cli` for --runtime playground',
+].join(' ');
+
+async function findEnvironment(o: MeasureOptions): Promise<Environment> {
+  const searchFrom = [o.cwd, ...(o.searchFrom ?? [])];
+  // WordPress core.
+  let core: string | undefined;
+  if (o.wordpress) {
+    core = path.resolve(o.cwd, o.wordpress);
+    if (!isCore(core)) throw new MeasureError(`--wordpress ${core} is not a WordPress core folder (no wp-settings.php, wp-includes/version.php)`, 2);
+  } else {
+    core = coreCandidates(o.cwd).find(isCore);
+  }
+  if (!core) {
+    throw new MeasureError(
+      `no WordPress core found: looked in ${coreCandidates(o.cwd).join(', ')}. Pass --wordpress DIR (an unpacked wordpress.org download), or on Debian/Ubuntu/WSL: sudo apt install wordpress`,
+      8,
+    );
+  }
+  const wpVersion = (await wordpressVersion(core)) ?? 'unknown';
+  const sqlite = sqliteCandidates(o.sqliteIntegration, searchFrom).find(sqliteSourceUsable);
+
+  const tryPhp = async (): Promise<PhpInfo | string> => {
+    const bin = o.php ?? 'php';
+    const info = await probePhp(bin, { PATH: o.env.PATH });
+    if (!info) return `${bin} cannot be run`;
+    if (!phpVersionOk(info.version)) return `${bin} is PHP ${info.version}; 7.4 or newer is needed`;
+    if (!info.sqlite) return `${bin} has no pdo_sqlite extension (Debian/Ubuntu: sudo apt install php-sqlite3)`;
+    if (!sqlite) return `WordPress's SQLite integration was not found: pass --sqlite-integration DIR (the sqlite-database-integration plugin folder) or install @wp-playground/cli, which ships it`;
+    return info;
+  };
+  const tryPlayground = (): PlaygroundInfo | string => findPlayground(searchFrom) ?? 'the npm package @wp-playground/cli is not installed (npm install @wp-playground/cli)';
+
+  if (o.runtime === 'php' || o.runtime === undefined) {
+    const php = await tryPhp();
+    if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, sqlite: sqlite! };
+    if (o.runtime === 'php') throw new MeasureError(`the php runtime cannot run: ${php}. To measure, ${INSTALL_HINT}`, 8);
+    const pg = tryPlayground();
+    if (typeof pg === 'string') throw new MeasureError(`no runtime can run: ${php}; ${pg}. To measure, ${INSTALL_HINT}`, 8);
+    o.progress?.(`php runtime not usable (${php}); using WordPress Playground`);
+    return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' } };
+  }
+  const pg = tryPlayground();
+  if (typeof pg === 'string') throw new MeasureError(`the playground runtime cannot run: ${pg}`, 8);
+  return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' } };
+}
+
+interface Probe {
+  memory: number;
+  queries: number | null;
+  status: number;
+  location: string | null;
+  error: string | null;
+}
+
+type Outcome = { ok: Sample } | { fail: NullReason };
+
+function abortError(signal: AbortSignal): MeasureError {
+  const r = signal.reason;
+  return r instanceof MeasureError ? r : new MeasureError('interrupted', 6);
+}
+
+/** Measures one component; throws MeasureError (with its exit code) when it cannot. */
+export async function measure(o: MeasureOptions): Promise<LocalRecord> {
+  const started = Date.now();
+  const progress = o.progress ?? (() => undefined);
+  let component: MeasuredComponent;
+  try {
+    component = await detectComponent(path.resolve(o.cwd, o.path));
+  } catch (err) {
+    if (err instanceof ComponentNotFoundError) throw new MeasureError(err.message, 2);
+    throw err;
+  }
+  for (const w of component.warnings ?? []) progress(`warning: ${w}`);
+  const rounds = o.rounds ?? DEFAULT_ROUNDS;
+  const warmup = o.warmup ?? DEFAULT_WARMUP;
+  const env = await findEnvironment(o);
+
+  const cache = o.cacheDir ? new MeasureCache(o.cacheDir) : undefined;
+  const hash = await componentHash(component);
+  const cacheKey = MeasureCache.key({ component: hash, wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
+  if (cache && !o.noCache) {
+    const hit = await cache.get(cacheKey, component.slug);
+    if (hit) {
+      progress('answered from the cache (same files, WordPress, PHP and runtime)');
+      return { ...hit, local: { ...hit.local, cached: true } };
+    }
+  }
+
+  // One deadline and one abort for the whole run: the caller's (Ctrl-C) or the time limit.
+  const ac = new AbortController();
+  const timeoutS = o.timeoutS ?? DEFAULT_TIMEOUT_S;
+  const timer = setTimeout(() => ac.abort(new MeasureError(`the time limit of ${timeoutS} s was reached (--timeout-s)`, 6)), timeoutS * 1000);
+  const onOuterAbort = () => ac.abort(o.signal?.reason instanceof MeasureError ? o.signal.reason : new MeasureError('interrupted', 6));
+  if (o.signal?.aborted) onOuterAbort();
+  o.signal?.addEventListener('abort', onOuterAbort);
+  const signal = ac.signal;
+  const check = () => {
+    if (signal.aborted) throw abortError(signal);
+  };
+
+  let root: string | undefined;
+  let server: RuntimeServer | undefined;
+  let startP: Promise<RuntimeServer> | undefined;
+  try {
+    root = await makeTempRoot();
+    track({ root });
+    o.onResource?.({ root });
+    check();
+    progress(`building a throwaway site (WordPress ${env.wpVersion}, ${env.runtime === 'php' ? `PHP ${env.phpVersion}` : 'Playground'}) in ${root}`);
+    const site = await buildSite(root, {
+      core: env.core,
+      component,
+      sqlite: env.sqlite,
+      phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
+    });
+    check();
+    // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
+    // same core, integration and baseline theme is copied instead (it holds no data of the user's).
+    const template = cache ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
+    const dbFile = path.join(site.workDir, 'db', 'site.sqlite');
+    if (template && existsSync(template)) await fs.copyFile(template, dbFile);
+    progress(env.runtime === 'php' ? 'starting php -S on 127.0.0.1' : 'starting WordPress Playground (its first requests are slow)');
+    startP =
+      env.runtime === 'php'
+        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })))
+        : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
+    server = await raceAbort(startP, signal);
+    o.onResource?.({ port: server.port, pid: server.pid });
+    progress(`site at ${server.baseUrl} (server pid ${server.pid ?? '?'})`);
+    const srv = server;
+
+    const reqTimeout = 120_000;
+    const get = (p: string, headers: Record<string, string> = {}) => siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal);
+    const serverDied = (err: unknown) => {
+      if (signal.aborted) return abortError(signal);
+      return new MeasureError(`the site stopped answering (${(err as Error).message}); server output: ${srv.log().trim().slice(-600) || '(none)'}`, 7);
+    };
+
+    progress('installing WordPress');
+    const inst = await get(`${INSTALL_PATH}?key=${site.key}`).catch((e) => {
+      throw serverDied(e);
+    });
+    let installed: { wp_version: string; php_version: string; installed_now: boolean; cookies: Record<string, string> };
+    try {
+      installed = JSON.parse(inst.body);
+    } catch {
+      throw new MeasureError(`WordPress did not install (status ${inst.status}): ${await phpErrorText(site, inst.body, srv)}`, 7);
+    }
+    if (template && installed.installed_now && !existsSync(`${dbFile}-wal`)) await cache!.saveTemplate(dbFile, template).catch(() => undefined);
+    const cookie = Object.entries(installed.cookies)
+      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+      .join('; ');
+
+    // The one-time activation, measured apart.
+    progress(`activating ${component.kind} ${component.slug}`);
+    const actId = randomBytes(8).toString('hex');
+    const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': 'measured' }).catch((e) => {
+      throw serverDied(e);
+    });
+    const actProbe = await readProbe(site, actId, signal);
+    let activationHook: LocalRecord['local']['activation_hook'] = null;
+    try {
+      activationHook = JSON.parse(act.body);
+    } catch {
+      /* reported below */
+    }
+    if (act.status !== 200 || actProbe?.error || !activationHook) {
+      throw new MeasureError(
+        `the ${component.kind} breaks WordPress: activating it failed (status ${act.status}): ${actProbe?.error ?? (await phpErrorText(site, act.body, srv))}`,
+        7,
+      );
+    }
+    if (activationHook.error) throw new MeasureError(`WordPress refused to activate the ${component.kind}: ${htmlText(activationHook.error)}`, 7);
+
+    const one = async (ctx: MeasureContext, side: 'baseline' | 'measured'): Promise<Outcome> => {
+      const id = randomBytes(8).toString('hex');
+      const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side };
+      if (ctx === 'admin') headers.Cookie = cookie;
+      const res = await get(PATH_URL[ctx], headers).catch((e) => {
+        throw serverDied(e);
+      });
+      const probe = await readProbe(site, id, signal);
+      if (probe?.error) return { fail: { reason: 'PHP fatal error', status: res.status, php_error: probe.error } };
+      if (res.status >= 300 && res.status < 400) {
+        return { fail: { reason: `redirect (${res.status}) to ${String(res.headers.location ?? probe?.location ?? '?').slice(0, 300)}`, status: res.status, location: String(res.headers.location ?? '') } };
+      }
+      if (res.status >= 400) return { fail: { reason: `HTTP ${res.status}`, status: res.status, php_error: await phpErrorText(site, res.body, srv) } };
+      if (!probe || probe.queries === null) return { fail: { reason: 'the request left no measurement (WordPress did not load)', status: res.status } };
+      return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries } };
+    };
+
+    const samples: Record<MeasureContext, ContextSamples> = {
+      activation: { baseline: [], measured: [] },
+      homepage: { baseline: [], measured: [] },
+      admin: { baseline: [], measured: [] },
+    };
+    const failed: Partial<Record<MeasureContext, NullReason>> = {};
+    const total = warmup + rounds;
+    for (let r = 0; r < total; r++) {
+      const warm = r < warmup;
+      for (const ctx of CONTEXTS) {
+        if (failed[ctx]) continue;
+        check();
+        progress(warm ? `warm-up ${r + 1}/${warmup}: ${ctx}` : `round ${r - warmup + 1}/${rounds}: ${ctx}`);
+        // Alternate which side goes first so drift hits both.
+        const order: Array<'baseline' | 'measured'> = r % 2 === 0 ? ['baseline', 'measured'] : ['measured', 'baseline'];
+        for (const side of order) {
+          const out = await one(ctx, side);
+          if ('fail' in out) {
+            if (side === 'baseline') {
+              throw new MeasureError(`WordPress itself fails without the component (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''})`, 7);
+            }
+            if (warm) continue; // one-time redirects (welcome screens) and first-request work settle during warm-up
+            if (ctx === 'activation') {
+              throw new MeasureError(`the ${component.kind} breaks WordPress on every request: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''}`, 7);
+            }
+            failed[ctx] = out.fail;
+            break;
+          }
+          if (!warm) samples[ctx][side].push(out.ok);
+        }
+      }
+    }
+    for (const ctx of CONTEXTS) if (failed[ctx]) samples[ctx] = { baseline: [], measured: [] };
+
+    const record = buildRecord(
+      component,
+      Object.fromEntries(CONTEXTS.map((c) => [c, failed[c] ?? samples[c]])) as Record<MeasureContext, ContextSamples | NullReason>,
+      {
+        runtime: env.runtime,
+        ...(env.runtime === 'playground' ? { runtime_note: PLAYGROUND_NOTE } : {}),
+        wordpress_version: installed.wp_version,
+        php_version: installed.php_version,
+        rounds,
+        warmup_rounds: warmup,
+        baseline_theme: site.baseTheme,
+        activation_hook: activationHook,
+        duration_s: Math.round((Date.now() - started) / 100) / 10,
+        ...(component.warnings?.length ? { warnings: component.warnings } : {}),
+      },
+      new Date(),
+    );
+    if (cache) await cache.set(cacheKey, record).catch(() => undefined);
+    return record;
+  } catch (err) {
+    if (signal.aborted) throw abortError(signal);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onOuterAbort);
+    // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
+    if (!server && startP) server = await startP.catch(() => undefined);
+    if (server) await server.stop();
+    if (root) await removeSite(root);
+    if (server?.pid) live.pids.delete(server.pid);
+    if (root) live.roots.delete(root);
+  }
+}
+
+/** Resolves like p, or rejects as soon as the signal aborts (p keeps running; its result is cleaned up by the caller). */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** The probe's record of a request; it is written at the very end of the request, so wait for it briefly. */
+async function readProbe(site: Site, id: string, signal: AbortSignal): Promise<Probe | undefined> {
+  const file = path.join(site.probeDir, `${id}.json`);
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+    if (text) {
+      try {
+        const p = JSON.parse(text) as Probe;
+        await fs.rm(file, { force: true });
+        return p;
+      } catch {
+        /* partly written: read again */
+      }
+    }
+    if (Date.now() > deadline || signal.aborted) return undefined;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Readable text of an HTML answer (a wp_die() page): no head, styles or scripts, no tags, entities decoded. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<(head|style|script)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(rsaquo|lsaquo|amp|lt|gt|quot|#039|nbsp);/g, (_, e: string) => ({ rsaquo: '›', lsaquo: '‹', amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", nbsp: ' ' })[e] ?? ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The PHP error text for a failed request: the error log's last lines, else the body's text. */
+async function phpErrorText(site: Site, body: string, server: RuntimeServer): Promise<string> {
+  const logFile = path.join(site.workDir, 'php-errors.log');
+  const log = existsSync(logFile) ? await fs.readFile(logFile, 'utf8').catch(() => '') : '';
+  const lines = log.trim().split('\n');
+  const fatal = lines.map((l) => l.replace(/^\[[^\]]*\]\s*/, '')).filter((l) => /^PHP (Fatal|Parse) error/.test(l)).pop();
+  const lastLog = fatal ? fatal.slice(0, 600) : lines.slice(-3).join(' | ');
+  const text = htmlText(body).slice(0, 400);
+  return lastLog || text || server.log().trim().slice(-400) || '(no error text)';
+}

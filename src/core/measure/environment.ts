@@ -1,0 +1,89 @@
+// What a measurement needs from the machine: a PHP binary, a WordPress core copy and the SQLite integration.
+// Each finder says what it looked at, so "nothing found" can tell the user exactly what to install.
+import { execFile } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+export interface PhpInfo {
+  bin: string;
+  version: string;
+  sqlite: boolean;
+}
+
+/** A minimal environment for PHP: no API key, token or other secret of the caller reaches the component's code. */
+export function scrubbedEnv(env: NodeJS.ProcessEnv, home: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { HOME: home, TMPDIR: home, LANG: 'C', LC_ALL: 'C', TZ: 'UTC' };
+  if (env.PATH) out.PATH = env.PATH;
+  if (process.platform === 'win32' && env.SystemRoot) out.SystemRoot = env.SystemRoot;
+  return out;
+}
+
+function run(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? ((err as unknown as { code: number }).code) : 127) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** Runs `php` to read its version and whether pdo_sqlite is loaded; undefined when it cannot run. */
+export async function probePhp(bin: string, env: NodeJS.ProcessEnv): Promise<PhpInfo | undefined> {
+  const r = await run(bin, ['-r', 'echo PHP_VERSION, "\\n", extension_loaded("pdo_sqlite") ? "1" : "0";'], env);
+  if (r.code !== 0) return undefined;
+  const [version, sqlite] = r.stdout.trim().split('\n');
+  if (!/^\d+\.\d+/.test(version ?? '')) return undefined;
+  return { bin, version, sqlite: sqlite === '1' };
+}
+
+export function phpVersionOk(version: string): boolean {
+  const [maj, min] = version.split('.').map(Number);
+  return maj > 7 || (maj === 7 && min >= 4);
+}
+
+/** Where a WordPress core copy was looked for, in order. */
+export function coreCandidates(workspace: string | undefined): string[] {
+  const out: string[] = [];
+  if (workspace) {
+    for (const rel of ['web/wp', 'wp', 'wordpress', 'public', 'htdocs', '.']) out.push(path.resolve(workspace, rel));
+  }
+  out.push('/usr/share/wordpress');
+  return out;
+}
+
+export function isCore(dir: string): boolean {
+  return existsSync(path.join(dir, 'wp-includes', 'version.php')) && existsSync(path.join(dir, 'wp-settings.php')) && existsSync(path.join(dir, 'wp-admin', 'includes', 'upgrade.php'));
+}
+
+export async function wordpressVersion(core: string): Promise<string | undefined> {
+  const text = await fs.readFile(path.join(core, 'wp-includes', 'version.php'), 'utf8').catch(() => '');
+  return /\$wp_version\s*=\s*'([^']+)'/.exec(text)?.[1];
+}
+
+/** The SQLite Database Integration plugin: a folder given by the user, or the zip inside @wp-playground/cli. */
+export interface SqliteSource {
+  kind: 'dir' | 'zip';
+  path: string;
+  /** zip: the folder inside the archive */
+  prefix?: string;
+}
+
+export function sqliteCandidates(explicit: string | undefined, searchFrom: string[]): SqliteSource[] {
+  const out: SqliteSource[] = [];
+  if (explicit) out.push({ kind: explicit.endsWith('.zip') ? 'zip' : 'dir', path: path.resolve(explicit), prefix: 'plugin-sqlite-database-integration/' });
+  for (const from of searchFrom) {
+    let dir = path.resolve(from);
+    for (;;) {
+      out.push({ kind: 'zip', path: path.join(dir, 'node_modules', '@wp-playground', 'cli', 'sqlite-database-integration.zip'), prefix: 'plugin-sqlite-database-integration/' });
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return out;
+}
+
+export function sqliteSourceUsable(s: SqliteSource): boolean {
+  if (s.kind === 'zip') return existsSync(s.path);
+  return existsSync(path.join(s.path, 'wp-includes', 'sqlite', 'db.php'));
+}

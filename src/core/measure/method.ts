@@ -1,0 +1,192 @@
+// The method: per context, N paired rounds of baseline and measured requests; the figure reported is the delta of
+// the medians (measured median − baseline median); the spread is the interquartile range of the per-round
+// differences. Plain functions over numbers, so every rule here is unit-tested.
+import type { MeasuredComponent } from './component';
+
+export const CONTEXTS = ['activation', 'homepage', 'admin'] as const;
+export type MeasureContext = (typeof CONTEXTS)[number];
+
+/** One request's figures, as the probe and the client saw them. */
+export interface Sample {
+  ttfbMs: number;
+  memoryBytes: number;
+  queries: number;
+}
+
+export interface ContextSamples {
+  baseline: Sample[];
+  measured: Sample[];
+}
+
+export interface ContextFigures {
+  ttfb_delta_ms: number;
+  memory_delta_kb: number;
+  queries_delta: number;
+}
+
+/** Absolute figures of one side (the baseline's medians) or a spread, in the same units as the deltas. */
+export interface ContextSpread {
+  ttfb_ms: number;
+  memory_kb: number;
+  queries: number;
+}
+
+export function median(xs: number[]): number {
+  if (xs.length === 0) throw new Error('median of nothing');
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Quantile with linear interpolation between closest ranks (the "type 7" definition). */
+export function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) throw new Error('quantile of nothing');
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+export function iqr(xs: number[]): number {
+  return quantile(xs, 0.75) - quantile(xs, 0.25);
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Deltas of medians, in the API's units: ms (0.1), KiB (integer, 1024 bytes), queries (integer). */
+export function contextFigures(s: ContextSamples): ContextFigures {
+  if (s.baseline.length === 0 || s.measured.length === 0) throw new Error('no samples');
+  const d = (f: (x: Sample) => number) => median(s.measured.map(f)) - median(s.baseline.map(f));
+  return {
+    ttfb_delta_ms: round1(d((x) => x.ttfbMs)),
+    memory_delta_kb: Math.round(d((x) => x.memoryBytes) / 1024),
+    queries_delta: Math.round(d((x) => x.queries)),
+  };
+}
+
+/** IQR of the paired per-round differences (measured_i − baseline_i), same units as the figures. */
+export function contextSpread(s: ContextSamples): ContextSpread {
+  const n = Math.min(s.baseline.length, s.measured.length);
+  const diffs = (f: (x: Sample) => number) => Array.from({ length: n }, (_, i) => f(s.measured[i]) - f(s.baseline[i]));
+  return {
+    ttfb_ms: round1(iqr(diffs((x) => x.ttfbMs))),
+    memory_kb: Math.round(iqr(diffs((x) => x.memoryBytes)) / 1024),
+    queries: iqr(diffs((x) => x.queries)),
+  };
+}
+
+/**
+ * The estimated grade. The API fixes only A (activation ≤ 8 MB and ≤ 4 extra queries) and says the scale is
+ * logarithmic; WP Bench's documented stand-in doubles both limits per letter (B ≤ 16 MB / 8 queries, C ≤ 32 / 16,
+ * D ≤ 64 / 32, E ≤ 128 / 64, F beyond) and takes the worse of the two. numeric: 90–100 for A, 15 points per
+ * doubling below. Always labelled "estimated": it is not the API's grade.
+ */
+export const GRADE_SCALE = 'estimated: A ≤ 8 MB and ≤ 4 queries at activation, limits doubled per letter (B 16/8, C 32/16, D 64/32, E 128/64, F beyond); worse of memory and queries';
+
+export function estimateGrade(activation: ContextFigures | null): { grade: string; numeric: number; estimated: true } | null {
+  if (!activation) return null;
+  const memMb = Math.max(0, activation.memory_delta_kb) / 1024;
+  const q = Math.max(0, activation.queries_delta);
+  // x ≤ 0: within A's limits; each unit is one doubling past them.
+  const x = Math.max(memMb > 0 ? Math.log2(memMb / 8) : -Infinity, q > 0 ? Math.log2(q / 4) : -Infinity, -1);
+  const letters = ['A', 'B', 'C', 'D', 'E', 'F'];
+  const grade = letters[Math.min(5, Math.max(0, Math.ceil(x)))];
+  const numeric = Math.round(Math.max(0, Math.min(100, 90 - 15 * x - (x < 0 ? 0 : 0))));
+  return { grade, numeric, estimated: true };
+}
+
+export interface NullReason {
+  reason: string;
+  status?: number;
+  location?: string | null;
+  php_error?: string | null;
+}
+
+export interface LocalInfo {
+  runtime: string;
+  runtime_note?: string;
+  wordpress_version: string;
+  php_version: string;
+  rounds: number;
+  warmup_rounds: number;
+  baseline_theme: string;
+  spread: Record<MeasureContext, ContextSpread | null>;
+  /** the baseline's medians: what the clean site costs, for scale */
+  baseline: Record<MeasureContext, ContextSpread | null>;
+  null_reasons: Partial<Record<MeasureContext, NullReason>>;
+  activation_hook: { time_ms: number; memory_kb: number; queries: number; output_bytes: number; error: string | null } | null;
+  grade_scale: string;
+  units: string;
+  duration_s: number;
+  warnings?: string[];
+  cached?: boolean;
+}
+
+export interface LocalRecord {
+  slug: string;
+  type: 'plugin' | 'theme';
+  name: string;
+  benchmarked: true;
+  benchmarked_at: string;
+  speed_score: { grade: string; numeric: number; estimated: true } | null;
+  contexts: Record<MeasureContext, ContextFigures | null>;
+  metadata: { active_installs: null; rating: null; version: string | null };
+  links: { profile: null };
+  source: 'local';
+  local: LocalInfo;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC, the API's shape. */
+export function apiTime(d: Date): string {
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export function buildRecord(
+  component: Pick<MeasuredComponent, 'slug' | 'kind' | 'name' | 'version'>,
+  contexts: Record<MeasureContext, ContextSamples | NullReason>,
+  local: Omit<LocalInfo, 'spread' | 'baseline' | 'null_reasons' | 'grade_scale' | 'units'>,
+  at: Date,
+): LocalRecord {
+  const figures = {} as Record<MeasureContext, ContextFigures | null>;
+  const spread = {} as Record<MeasureContext, ContextSpread | null>;
+  const baseline = {} as Record<MeasureContext, ContextSpread | null>;
+  const reasons: Partial<Record<MeasureContext, NullReason>> = {};
+  for (const c of CONTEXTS) {
+    const v = contexts[c];
+    if ('reason' in v) {
+      figures[c] = null;
+      spread[c] = null;
+      baseline[c] = null;
+      reasons[c] = v;
+    } else {
+      figures[c] = contextFigures(v);
+      spread[c] = contextSpread(v);
+      baseline[c] = {
+        ttfb_ms: round1(median(v.baseline.map((x) => x.ttfbMs))),
+        memory_kb: Math.round(median(v.baseline.map((x) => x.memoryBytes)) / 1024),
+        queries: Math.round(median(v.baseline.map((x) => x.queries))),
+      };
+    }
+  }
+  return {
+    slug: component.slug,
+    type: component.kind,
+    name: component.name,
+    benchmarked: true,
+    benchmarked_at: apiTime(at),
+    speed_score: estimateGrade(figures.activation),
+    contexts: figures,
+    metadata: { active_installs: null, rating: null, version: component.version },
+    links: { profile: null },
+    source: 'local',
+    local: {
+      ...local,
+      spread,
+      baseline,
+      null_reasons: reasons,
+      grade_scale: GRADE_SCALE,
+      units: 'ttfb ms (client-side time to first byte), memory KiB (1024 bytes, peak at shutdown), queries ($wpdb->num_queries)',
+    },
+  };
+}

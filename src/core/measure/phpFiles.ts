@@ -1,0 +1,193 @@
+// The PHP files WP Bench writes into a throwaway site: a probe, the endpoints it requests, an installer and a
+// fallback baseline theme. Paths are embedded with phpString() so no path can break out of a PHP literal.
+
+/** A PHP single-quoted string literal of s. */
+export function phpString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * Prepended to every request (auto_prepend_file, or required first by the endpoints): registers, last of all
+ * shutdown functions, the write of peak memory, queries, status, redirect and fatal error to PROBE_DIR/<id>.json.
+ */
+export function probePhp(probeDir: string): string {
+  return `<?php
+// WP Bench probe (throwaway site): records what this request cost once everything else has run.
+if (!defined('WPBENCH_PROBE')) {
+define('WPBENCH_PROBE', 1);
+register_shutdown_function(function () {
+  // Registered again from inside shutdown: runs after WordPress's own shutdown hook.
+  register_shutdown_function(function () {
+    $id = isset($_SERVER['HTTP_X_WPBENCH_REQ']) ? preg_replace('/[^a-z0-9-]/', '', (string) $_SERVER['HTTP_X_WPBENCH_REQ']) : '';
+    if ($id === '') return;
+    $err = error_get_last();
+    $fatal = $err && in_array($err['type'], array(E_ERROR, E_PARSE, E_CORE_ERROR, E_COMPILE_ERROR, E_USER_ERROR, E_RECOVERABLE_ERROR), true);
+    $location = null;
+    foreach (headers_list() as $h) {
+      if (stripos($h, 'Location:') === 0) $location = trim(substr($h, 9));
+    }
+    $wpdb = isset($GLOBALS['wpdb']) && is_object($GLOBALS['wpdb']) ? $GLOBALS['wpdb'] : null;
+    $data = array(
+      'memory' => memory_get_peak_usage(),
+      'queries' => $wpdb ? (int) $wpdb->num_queries : null,
+      'status' => http_response_code(),
+      'location' => $location,
+      'error' => $fatal ? $err['message'] . ' in ' . $err['file'] . ':' . $err['line'] : null,
+      'wp_loaded' => function_exists('did_action') && did_action('wp_loaded') > 0,
+    );
+    @file_put_contents(${phpString(probeDir)} . '/' . $id . '.json', json_encode($data));
+  });
+});
+}
+`;
+}
+
+export interface ConfigOptions {
+  dbDir: string;
+  probeFile: string;
+  kind: 'plugin' | 'theme';
+  /** plugin basename (folder/file.php) or theme folder name */
+  target: string;
+  baseTheme: string;
+  /** secret of the activation endpoint */
+  key: string;
+  salts: string[];
+}
+
+/** Our own wp-config.php: SQLite, no outbound HTTP, no cron, no update checks, PHP's own fatal errors. */
+export function wpConfigPhp(o: ConfigOptions): string {
+  const saltNames = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
+  return `<?php
+// Throwaway site written by WP Bench (wp-bench measure); removed when the run ends.
+require_once ${phpString(o.probeFile)};
+define('DB_NAME', 'wordpress');
+define('DB_USER', '');
+define('DB_PASSWORD', '');
+define('DB_HOST', '');
+define('DB_CHARSET', 'utf8');
+define('DB_COLLATE', '');
+define('DB_DIR', ${phpString(o.dbDir)});
+define('DB_FILE', 'site.sqlite');
+${saltNames.map((n, i) => `define('${n}', ${phpString(o.salts[i] ?? n)});`).join('\n')}
+$table_prefix = 'wp_';
+$wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[0-9]+)?$|^localhost(:[0-9]+)?$/', $_SERVER['HTTP_HOST']) ? $_SERVER['HTTP_HOST'] : '127.0.0.1';
+define('WP_HOME', 'http://' . $wpbench_host);
+define('WP_SITEURL', 'http://' . $wpbench_host);
+define('COOKIEHASH', 'wpbench');
+define('WP_HTTP_BLOCK_EXTERNAL', true);
+define('DISABLE_WP_CRON', true);
+define('AUTOMATIC_UPDATER_DISABLED', true);
+define('WP_AUTO_UPDATE_CORE', false);
+define('WP_DISABLE_FATAL_ERROR_HANDLER', true);
+define('WP_DEBUG', false);
+define('WP_DEFAULT_THEME', ${phpString(o.baseTheme)});
+define('WPBENCH_KIND', ${phpString(o.kind)});
+define('WPBENCH_TARGET', ${phpString(o.target)});
+define('WPBENCH_BASE_THEME', ${phpString(o.baseTheme)});
+define('WPBENCH_KEY', ${phpString(o.key)});
+if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+`;
+}
+
+/** mu-plugin: a request marked "baseline" runs without the component (same database, same server). */
+export const SIDE_MU_PLUGIN = `<?php
+// WP Bench: baseline requests (X-WPBench-Side: baseline) run without the measured component.
+if (isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline') {
+  if (WPBENCH_KIND === 'plugin') {
+    add_filter('option_active_plugins', function ($plugins) {
+      return array_values(array_diff((array) $plugins, array(WPBENCH_TARGET)));
+    }, PHP_INT_MAX);
+  } else {
+    $wpbench_base = function () { return WPBENCH_BASE_THEME; };
+    add_filter('pre_option_stylesheet', $wpbench_base, PHP_INT_MAX);
+    add_filter('pre_option_template', $wpbench_base, PHP_INT_MAX);
+  }
+}
+`;
+
+/** The activation context's endpoint: boots WordPress with everything active and renders nothing. */
+export const BOOT_ENDPOINT = `<?php
+define('WP_USE_THEMES', false);
+require __DIR__ . '/wp-load.php';
+`;
+
+/** Activates the component once, measuring its activation apart (time, memory, queries, output, error). */
+export const ACTIVATE_ENDPOINT = `<?php
+require __DIR__ . '/wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/plugin.php';
+require_once ABSPATH . 'wp-admin/includes/theme.php';
+header('Content-Type: application/json');
+if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
+wp_set_current_user(1);
+global $wpdb;
+$m0 = memory_get_usage();
+$q0 = $wpdb->num_queries;
+$t0 = microtime(true);
+ob_start();
+$error = null;
+if (WPBENCH_KIND === 'plugin') {
+  $r = activate_plugin(WPBENCH_TARGET, '', false, false);
+  if (is_wp_error($r)) $error = $r->get_error_message();
+} else {
+  $theme = wp_get_theme(WPBENCH_TARGET);
+  if (!$theme->exists() || $theme->errors()) {
+    $error = $theme->errors() ? $theme->errors()->get_error_message() : 'theme not found';
+  } else {
+    switch_theme(WPBENCH_TARGET);
+  }
+}
+$out = ob_get_clean();
+echo json_encode(array(
+  'time_ms' => (microtime(true) - $t0) * 1000,
+  'memory_kb' => max(0, memory_get_peak_usage() - $m0) / 1024,
+  'queries' => $wpdb->num_queries - $q0,
+  'output_bytes' => strlen($out),
+  'error' => $error,
+));
+`;
+
+/** Endpoint requested once: installs WordPress, answers versions and an administrator's auth cookies as JSON. */
+export function installEndpoint(key: string): string {
+  return `<?php
+if (!isset($_GET['key']) || !hash_equals(${phpString(key)}, (string) $_GET['key'])) { http_response_code(403); exit; }
+define('WP_INSTALLING', true);
+// No e-mail is sent for the new site.
+function wp_new_blog_notification() {}
+require __DIR__ . '/wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+// A database copied from an earlier run's fresh install (same core, integration and theme) is already installed.
+$fresh = !is_blog_installed();
+if ($fresh) {
+  ob_start();
+  wp_install('WP Bench', 'admin', 'admin@example.invalid', false, '', wp_generate_password(24, false));
+  ob_end_clean();
+}
+$exp = time() + 2 * DAY_IN_SECONDS;
+header('Content-Type: application/json');
+echo json_encode(array(
+  'wp_version' => $GLOBALS['wp_version'],
+  'installed_now' => $fresh,
+  'php_version' => PHP_VERSION,
+  'cookies' => array(
+    AUTH_COOKIE => wp_generate_auth_cookie(1, $exp, 'auth'),
+    LOGGED_IN_COOKIE => wp_generate_auth_cookie(1, $exp, 'logged_in'),
+  ),
+));
+`;
+}
+
+/** A minimal classic theme for the baseline when the core copy bundles none (Debian's package has none). */
+export const BASELINE_THEME_STYLE = `/*
+Theme Name: WP Bench Baseline
+Description: Minimal classic theme used as the baseline when the WordPress core copy bundles no default theme.
+Version: 1.0
+*/
+`;
+
+export const BASELINE_THEME_INDEX = `<!DOCTYPE html>
+<html <?php language_attributes(); ?>><head><meta charset="<?php bloginfo('charset'); ?>"><?php wp_head(); ?></head>
+<body <?php body_class(); ?>><?php wp_body_open(); ?>
+<?php if (have_posts()) : while (have_posts()) : the_post(); ?><article><h2><?php the_title(); ?></h2><?php the_content(); ?></article><?php endwhile; endif; ?>
+<?php wp_footer(); ?></body></html>
+`;

@@ -1,0 +1,85 @@
+// The playground runtime: WordPress Playground's CLI (PHP in WebAssembly) from npm, as a child process, serving
+// our throwaway site mounted at /wordpress, offline (no download: nothing is installed by Playground itself).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { scrubbedEnv } from './environment';
+import { siteRequest } from './http';
+import { freePort, stopChild, waitForPort } from './phpRuntime';
+import type { RuntimeServer } from './runtime';
+import type { Site } from './site';
+
+export const PLAYGROUND_PHP = '8.2';
+export const PLAYGROUND_SITE = '/wordpress';
+export const PLAYGROUND_WORK = '/wpbench';
+export const PLAYGROUND_NOTE = 'TTFB measured through WordPress Playground (PHP in WebAssembly behind a Node proxy) is less precise than the native php runtime; memory and queries are comparable';
+
+export interface PlaygroundInfo {
+  script: string;
+  sqliteZip: string;
+}
+
+/** @wp-playground/cli in a node_modules folder at or above one of the given folders. */
+export function findPlayground(searchFrom: string[]): PlaygroundInfo | undefined {
+  for (const from of searchFrom) {
+    let dir = path.resolve(from);
+    for (;;) {
+      const pkg = path.join(dir, 'node_modules', '@wp-playground', 'cli');
+      const script = path.join(pkg, 'wp-playground.js');
+      if (existsSync(script)) return { script, sqliteZip: path.join(pkg, 'sqlite-database-integration.zip') };
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return undefined;
+}
+
+export async function startPlaygroundServer(pg: PlaygroundInfo, site: Site, env: NodeJS.ProcessEnv, onChild: (c: ChildProcess) => void, signal: AbortSignal): Promise<RuntimeServer> {
+  const port = await freePort();
+  const args = [
+    pg.script,
+    'server',
+    `--port=${port}`,
+    `--php=${PLAYGROUND_PHP}`,
+    `--site-url=http://127.0.0.1:${port}`,
+    '--wordpress-install-mode=do-not-attempt-installing',
+    '--skip-sqlite-setup',
+    '--workers=1',
+    '--verbosity=quiet',
+    '--mount-dir-before-install', site.siteDir, PLAYGROUND_SITE,
+    '--mount-dir-before-install', site.workDir, PLAYGROUND_WORK,
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: site.workDir,
+    env: scrubbedEnv(env, path.join(site.workDir, 'tmp')),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+  });
+  onChild(child);
+  let tail = '';
+  const keep = (d: Buffer) => {
+    tail = (tail + d.toString('utf8')).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const stop = () => stopChild(child, 3000);
+  signal.addEventListener('abort', () => void stop(), { once: true });
+  const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start WordPress Playground: ${e.message}`))));
+  try {
+    await Promise.race([waitForPort(port, child, 180_000, () => 'WordPress Playground'), spawnError]);
+    // It listens before its PHP is ready (answering 502 "not ready yet"): wait until a static file is served.
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const r = await siteRequest(`http://127.0.0.1:${port}`, '/readme.html', {}, 60_000, signal).catch((e: Error) => (signal.aborted ? Promise.reject(e) : undefined));
+      if (r && r.status === 200) break;
+      if (child.exitCode !== null) throw new Error('WordPress Playground exited while starting');
+      if (Date.now() > deadline) throw new Error('WordPress Playground did not become ready within 180 s');
+      await new Promise((res) => setTimeout(res, 250));
+    }
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, port, pid: child.pid, log: () => tail, stop };
+}

@@ -1,0 +1,167 @@
+// `wp-bench measure PATH`: the local benchmark engine (src/core/measure) from the command line. Runs the component's
+// PHP, so it only ever runs on this explicit command.
+import * as path from 'node:path';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, MeasureError, measure, type MeasureOptions } from './core/measure/engine';
+import { CONTEXTS, type LocalRecord } from './core/measure/method';
+import type { RuntimeName } from './core/measure/runtime';
+import { textTable } from './core/report/formats';
+
+export interface MeasureIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** aborts the run (the CLI wires Ctrl-C here); nothing is left behind */
+  signal?: AbortSignal;
+  cacheDir: string;
+}
+
+export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
+  PATH is a plugin folder, a plugin's main PHP file, a single-file plugin or a theme folder.
+  Measures it on a throwaway WordPress site (runs its PHP on 127.0.0.1 only; removed afterwards).
+
+  --runtime php|playground   native php (default when usable; precise TTFB) or WordPress Playground (npm)
+  --wordpress DIR            WordPress core to use (default: web/wp, wp, wordpress… in the current folder,
+                             then /usr/share/wordpress)
+  --php BIN                  PHP binary for the php runtime (default: php on PATH)
+  --sqlite-integration DIR   WordPress's SQLite Database Integration plugin (folder or .zip); default: the copy
+                             inside @wp-playground/cli when installed
+  --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds
+  --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S})
+  --json                     one benchmark record in the API's shape, with source "local" and a "local" object
+  --no-cache                 measure again even when the same files were measured before
+  --db URL                   not supported in this version (SQLite only)
+
+Exit codes: 0 measured, 2 usage or nothing to measure at PATH, 6 time limit or interrupted, 7 the component
+(or WordPress) breaks WordPress entirely, 8 no runtime can run (says what to install), 130 Ctrl-C.`;
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
+  const VALUE = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration']);
+  const BOOL = new Set(['--json', '--no-cache', '--help', '-h']);
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      const eq = a.indexOf('=');
+      const name = eq > 0 ? a.slice(0, eq) : a;
+      if (VALUE.has(name)) {
+        const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined) throw new UsageError(`${name} needs a value`);
+        flags.set(name, v);
+      } else if (BOOL.has(name)) flags.set(name, true);
+      else throw new UsageError(`unknown option ${name.slice(0, 40)}`);
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+function intFlag(flags: Map<string, string | true>, name: string, min: number, max: number): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${name} needs a whole number from ${min} to ${max}`);
+  return Number(v);
+}
+
+const signed = (n: number, digits = 0) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;
+
+export function measureTable(r: LocalRecord): string {
+  const l = r.local;
+  const lines: string[] = [];
+  lines.push(`${r.name} (${r.type} ${r.slug}) — measured locally${l.cached ? ' (from the cache)' : ''}: ${l.runtime} runtime, PHP ${l.php_version}, WordPress ${l.wordpress_version}, ${l.rounds} rounds`);
+  const rows = [['CONTEXT', 'TTFB', 'MEMORY', 'QUERIES', 'SPREAD (IQR)']];
+  for (const c of CONTEXTS) {
+    const m = r.contexts[c];
+    if (!m) {
+      const why = l.null_reasons[c];
+      rows.push([c, 'not measured', '', '', `${why?.reason ?? ''}${why?.php_error ? `: ${why.php_error.slice(0, 160)}` : ''}`]);
+      continue;
+    }
+    const s = l.spread[c]!;
+    rows.push([c, `${signed(m.ttfb_delta_ms, 1)} ms`, `${signed(m.memory_delta_kb)} KB`, signed(m.queries_delta), `${s.ttfb_ms} ms · ${s.memory_kb} KB · ${s.queries} q`]);
+  }
+  lines.push(textTable(rows));
+  const h = l.activation_hook;
+  if (h) lines.push(`Activation hook (once, not in the figures above): ${h.time_ms.toFixed(1)} ms, ${Math.round(h.memory_kb)} KB, ${h.queries} queries.`);
+  lines.push(r.speed_score ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.` : 'No grade: the activation context was not measured.');
+  if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
+  for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);
+  lines.push('Deltas of medians against the same clean site without the component; KB are KiB (1024 bytes).');
+  return lines.join('\n');
+}
+
+export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: string[] = []): Promise<number> {
+  let parsed;
+  try {
+    parsed = parse(argv);
+    if (parsed.flags.has('--help') || parsed.flags.has('-h')) {
+      io.out(MEASURE_USAGE);
+      return 0;
+    }
+    if (parsed.flags.has('--db')) {
+      throw new UsageError('--db is not supported in this version: WP Bench measures on a SQLite database it creates and throws away itself (MySQL/MariaDB support may come later)');
+    }
+    if (parsed.positional.length !== 1) throw new UsageError('measure takes exactly one PATH');
+    const runtime = parsed.flags.get('--runtime');
+    if (runtime !== undefined && runtime !== 'php' && runtime !== 'playground') throw new UsageError('--runtime is php or playground');
+    const json = parsed.flags.has('--json');
+    let lastRound = '';
+    const options: MeasureOptions = {
+      path: parsed.positional[0],
+      runtime: runtime as RuntimeName | undefined,
+      wordpress: parsed.flags.get('--wordpress') as string | undefined,
+      php: parsed.flags.get('--php') as string | undefined,
+      sqliteIntegration: parsed.flags.get('--sqlite-integration') as string | undefined,
+      rounds: intFlag(parsed.flags, '--rounds', 1, 200),
+      timeoutS: intFlag(parsed.flags, '--timeout-s', 1, 86_400),
+      env: io.env,
+      cwd: io.cwd,
+      searchFrom,
+      signal: io.signal,
+      cacheDir: io.cacheDir,
+      noCache: parsed.flags.has('--no-cache'),
+      progress: (line) => {
+        // One line per round, not per request.
+        const round = /^(round \d+\/\d+|warm-up \d+\/\d+)/.exec(line)?.[1];
+        if (round) {
+          if (round === lastRound) return;
+          lastRound = round;
+          io.err(`wp-bench: measuring: ${round}`);
+          return;
+        }
+        io.err(`wp-bench: ${line}`);
+      },
+    };
+    const record = await measure(options);
+    io.out(json ? JSON.stringify(record) : measureTable(record));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`wp-bench: ${err.message}. Run "wp-bench measure --help" for usage.`);
+      return 2;
+    }
+    if (err instanceof MeasureError) {
+      io.err(`wp-bench: ${err.message}`);
+      return io.signal?.aborted && /interrupted/.test(err.message) ? 130 : err.exitCode;
+    }
+    io.err(`wp-bench: measuring failed: ${String((err as Error)?.message ?? err).slice(0, 400)}`);
+    return 6;
+  }
+}
+
+/** The signal the real process wires to Ctrl-C (SIGINT) and SIGTERM; `dispose` removes the handlers. */
+export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  const on = () => ac.abort(new MeasureError('interrupted: the throwaway site was stopped and removed', 6));
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, on);
+  return { signal: ac.signal, dispose: () => signals.forEach((s) => process.off(s, on)) };
+}
+
+export const measureSearchFrom = (dirname: string) => [dirname, path.dirname(dirname)];
