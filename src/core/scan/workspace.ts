@@ -860,13 +860,16 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
   );
 }
 
-/** Locations in files found on disk (a child theme's Template line included), as opposed to declaration files. */
-const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugin-header', 'theme-header', 'mu-plugin', 'theme-parent']);
+/**
+ * Locations in files found on disk (a child theme's Template line included, and VIP loader calls), as opposed to
+ * declaration files: a file of these reached through a link to outside the workspace is private to someone else.
+ */
+const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugin-header', 'theme-header', 'mu-plugin', 'theme-parent', 'vip-load-plugin']);
 
 /**
- * A plugin or theme folder inside plugins/ or themes/ may be a link, and WordPress reads it: so is it read here. One
- * whose headers all lie outside the workspace is flagged (not looked up without the user's say: its name may be
- * private) and said, once per component.
+ * A plugin or theme folder inside plugins/ or themes/ may be a link, and WordPress reads it: so is it read here, and
+ * so is a VIP loader reached through a link. One whose headers (or loader calls) all lie outside the workspace is
+ * flagged: not looked up without the user's say, its name may be private. Said by outsideNotes, after the merge.
  */
 async function markOutside(ctx: Ctx): Promise<void> {
   await Promise.all(
@@ -874,15 +877,29 @@ async function markOutside(ctx: Ctx): Promise<void> {
       const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
       if (files.length === 0) return;
       const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
-      if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
-      c.outsideWorkspace = true;
-      const message =
-        c.kind === 'plugin'
-          ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
-          : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
-      problem(ctx, files[0], message, undefined, { severity: 'info' });
+      if (reals.every((r) => r !== null && !insideRealRoot(ctx, r))) c.outsideWorkspace = true;
     }),
   );
+}
+
+/**
+ * One note per component that is still flagged once every source is merged: a plugin that Composer (or a file inside
+ * the workspace) declares as well is looked up, and is not said to be otherwise.
+ */
+function outsideNotes(ctx: Ctx, merged: DetectedComponent[]): void {
+  for (const c of merged) {
+    if (c.outsideWorkspace !== true) continue;
+    const at = c.locations.find((l) => HEADER_SOURCES.has(l.source) && l.source !== 'vip-load-plugin') ?? c.locations.find((l) => HEADER_SOURCES.has(l.source));
+    if (!at) continue;
+    const file = path.join(ctx.root, ...at.file.split('/'));
+    const message =
+      at.source === 'vip-load-plugin'
+        ? l10n.t('Plugin "{0}" is declared by wpcom_vip_load_plugin() in a file outside the workspace (reached through a symbolic link): listed, not looked up unless you ask.', c.slug)
+        : c.kind === 'plugin'
+          ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
+          : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
+    problem(ctx, file, message, at.source === 'vip-load-plugin' ? at : undefined, { severity: 'info' });
+  }
 }
 
 function newCtx(absRoot: string, options: ScanOptions): Ctx {
@@ -960,10 +977,12 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   }
   addParents(ctx);
   await markOutside(ctx);
+  const merged = mergeComponents(ctx.components);
+  outsideNotes(ctx, merged);
 
   return {
     root: absRoot,
-    components: decideLookups(mergeComponents(ctx.components)),
+    components: decideLookups(merged),
     problems: normalizeProblems([...ctx.problems, ...ctx.limit.problems]),
     stats: ctx.stats,
   };

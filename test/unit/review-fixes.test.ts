@@ -1,0 +1,71 @@
+// Defects found by the review of issues 18 and 21: each test failed on the code before its fix.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { scanWorkspace } from '../../src/core/scan';
+
+const made: string[] = [];
+async function tmp(prefix: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
+const LOADER = "<?php\nwpcom_vip_load_plugin( 'secret-client-plugin' );\n";
+
+describe('review of issues 18 and 21', function () {
+  this.timeout(30_000);
+  after(() => Promise.all(made.splice(0).map((d) => fs.rm(d, { recursive: true, force: true }))));
+
+  describe('1. a VIP loader outside the workspace declares plugins that are never looked up unasked', () => {
+    it('client-mu-plugins linked to a folder outside: its wpcom_vip_load_plugin() plugin is flagged outside-workspace', async () => {
+      const base = await tmp('wpb-rv-vip-');
+      const dir = path.join(base, 'repo');
+      await fs.mkdir(path.join(base, 'outside'), { recursive: true });
+      await fs.writeFile(path.join(base, 'outside', 'plugin-loader.php'), LOADER);
+      await fs.mkdir(path.join(dir, 'plugins', 'akismet'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'plugins', 'akismet', 'akismet.php'), plugin('Akismet'));
+      await fs.mkdir(path.join(dir, 'themes'), { recursive: true });
+      await fs.symlink('../outside', path.join(dir, 'client-mu-plugins'));
+      const r = await scanWorkspace(dir);
+      const secret = r.components.find((c) => c.slug === 'secret-client-plugin');
+      assert.ok(secret, JSON.stringify(r.components.map((c) => c.slug)));
+      assert.equal(secret.lookup, 'outside-workspace');
+      assert.ok(r.problems.some((p) => /secret-client-plugin.*outside the workspace/.test(p.message)), JSON.stringify(r.problems));
+      assert.equal(r.components.find((c) => c.slug === 'akismet')?.lookup, 'yes');
+    });
+
+    it('only client-mu-plugins/plugin-loader.php linked to a file outside: flagged as well; a loader inside is looked up', async () => {
+      const base = await tmp('wpb-rv-vip2-');
+      const dir = path.join(base, 'repo');
+      await fs.mkdir(path.join(base, 'outside'), { recursive: true });
+      await fs.writeFile(path.join(base, 'outside', 'loader.php'), LOADER);
+      await fs.mkdir(path.join(dir, 'client-mu-plugins'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'plugins'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'themes'), { recursive: true });
+      await fs.symlink('../../outside/loader.php', path.join(dir, 'client-mu-plugins', 'plugin-loader.php'));
+      await fs.writeFile(path.join(dir, 'client-mu-plugins', 'inside-loader.php'), "<?php\nwpcom_vip_load_plugin( 'liveblog' );\n");
+      const r = await scanWorkspace(dir);
+      const lookup = Object.fromEntries(r.components.map((c) => [c.slug, c.lookup]));
+      assert.equal(lookup['secret-client-plugin'], 'outside-workspace', JSON.stringify(lookup));
+      assert.equal(lookup['liveblog'], 'yes');
+    });
+  });
+
+  describe('4. the outside-workspace note only for what stays flagged after the merge', () => {
+    it('a plugin linked from outside that composer.json also declares is looked up, and no note says otherwise', async () => {
+      const base = await tmp('wpb-rv-merge-');
+      const dir = path.join(base, 'repo');
+      await fs.mkdir(path.join(base, 'shared', 'shared-plugin'), { recursive: true });
+      await fs.writeFile(path.join(base, 'shared', 'shared-plugin', 'shared-plugin.php'), plugin('Shared'));
+      await fs.mkdir(path.join(dir, 'wp-content', 'plugins'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'wp-content', 'themes'), { recursive: true });
+      await fs.symlink('../../../shared/shared-plugin', path.join(dir, 'wp-content', 'plugins', 'shared-plugin'));
+      await fs.writeFile(path.join(dir, 'composer.json'), JSON.stringify({ require: { 'wpackagist-plugin/shared-plugin': '^1.0' } }));
+      const r = await scanWorkspace(dir);
+      assert.equal(r.components.find((c) => c.slug === 'shared-plugin')?.lookup, 'yes');
+      assert.deepEqual(r.problems.filter((p) => /not looked up unless you ask/.test(p.message)), []);
+    });
+  });
+});
