@@ -68,4 +68,29 @@ describe('review of issues 18 and 21', function () {
       assert.deepEqual(r.problems.filter((p) => /not looked up unless you ask/.test(p.message)), []);
     });
   });
+
+  describe('5. an mu-plugins sub-folder that Composer installs keeps its header, and no note says "not listed"', () => {
+    it('a wordpress-muplugin package in web/app/mu-plugins/acme-tools/ (no autoloader): its name and version are listed', async () => {
+      const dir = await tmp('wpb-rv-mu-');
+      await fs.writeFile(
+        path.join(dir, 'composer.json'),
+        JSON.stringify({ require: { 'acme/acme-tools': '^2.0' }, extra: { 'installer-paths': { 'web/app/mu-plugins/{$name}/': ['type:wordpress-muplugin'], 'web/app/plugins/{$name}/': ['type:wordpress-plugin'] } } }),
+      );
+      await fs.writeFile(path.join(dir, 'composer.lock'), JSON.stringify({ packages: [{ name: 'acme/acme-tools', version: '2.1.0', type: 'wordpress-muplugin' }], 'packages-dev': [] }));
+      await fs.mkdir(path.join(dir, 'web', 'app', 'mu-plugins', 'acme-tools'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'web', 'app', 'plugins'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'web', 'app', 'themes'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'web', 'app', 'mu-plugins', 'acme-tools', 'acme-tools.php'), '<?php\n/*\nPlugin Name: Acme Tools\nVersion: 2.1.0\n*/\n');
+      const r = await scanWorkspace(dir);
+      const acme = r.components.find((c) => c.slug === 'acme-tools');
+      assert.ok(acme, JSON.stringify(r.components));
+      assert.equal(acme.name, 'Acme Tools');
+      assert.equal(acme.version, '2.1.0');
+      assert.ok(acme.locations.some((l) => l.file === 'web/app/mu-plugins/acme-tools/acme-tools.php'), JSON.stringify(acme.locations));
+      const notes = r.problems.filter((p) => p.file === 'web/app/mu-plugins/acme-tools/acme-tools.php');
+      assert.equal(notes.length, 1, JSON.stringify(r.problems));
+      assert.doesNotMatch(notes[0].message, /not listed/);
+      assert.match(notes[0].message, /installed by Composer.*loader/);
+    });
+  });
 });

@@ -84,6 +84,8 @@ interface Ctx {
   rootOwn: DetectedComponent[];
   /** The `"."` entries of the root's .wp-env.json, renamed with it. */
   rootEntries: DetectedComponent[];
+  /** mu-plugins sub-folders with a headed file that no top-level file loads: settled once Composer's packages are known. */
+  unloadedMu: { dir: string; name: string; headed: HeadedFile[] }[];
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -365,16 +367,38 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
     }),
   );
   for (const s of subFolders) {
-    if (loads.all || loads.folders.has(s.name)) {
-      addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
-      continue;
-    }
+    if (loads.all || loads.folders.has(s.name)) addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
+    else ctx.unloadedMu.push({ dir, name: s.name, headed: s.headed });
+  }
+}
+
+/**
+ * mu-plugins sub-folders that no top-level file loads. One that a Composer `wordpress-muplugin` package installs is
+ * listed with its header (Composer put it there for the site), with a note that it runs only through a loader; any
+ * other is a note, not listed.
+ */
+function settleUnloadedMu(ctx: Ctx): void {
+  const composer = new Set(
+    ctx.components.filter((c) => c.kind === 'plugin' && c.locations.some((l) => l.source === 'composer.json' || l.source === 'composer.lock')).map((c) => c.slug),
+  );
+  for (const s of ctx.unloadedMu) {
     const main = mainFile(s.headed, s.name + '.php');
     const nameLoc = main.headers['Plugin Name'];
+    if (composer.has(s.name)) {
+      addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
+      problem(
+        ctx,
+        main.file,
+        l10n.t('Must-use plugin "{0}" is installed by Composer into the sub-folder {1}/ of {2}/: listed, but WordPress loads only the top-level files, so it runs only when a loader requires it (Bedrock\'s autoloader, a top-level file that requires it), and none there does.', nameLoc.value, s.name, path.basename(s.dir)),
+        nameLoc,
+        { severity: 'info' },
+      );
+      continue;
+    }
     problem(
       ctx,
       main.file,
-      l10n.t('Must-use plugin "{0}" is in the sub-folder {1}/ of {2}/: not loaded unless a loader requires it (WordPress loads only the top-level files, and no file there requires this folder or is Bedrock\'s autoloader); not listed.', nameLoc.value, s.name, path.basename(dir)),
+      l10n.t('Must-use plugin "{0}" is in the sub-folder {1}/ of {2}/: not loaded unless a loader requires it (WordPress loads only the top-level files, and no file there requires this folder or is Bedrock\'s autoloader); not listed.', nameLoc.value, s.name, path.basename(s.dir)),
       nameLoc,
       { severity: 'info' },
     );
@@ -684,12 +708,13 @@ function coreDirsOf(entries: Dirent[]): ReadonlySet<string> {
  * findings, kept when it found a component.
  */
 async function tentativeContentRoot(ctx: Ctx, dir: string, entries: Dirent[]): Promise<boolean> {
-  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], alreadyScanned: { count: 0 } };
+  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], unloadedMu: [], alreadyScanned: { count: 0 } };
   await scanContentRoot(trial, dir, entries);
   ctx.parents.push(...trial.parents);
   ctx.components.push(...trial.components);
   // A role folder scanned elsewhere (the same real folder reached through a symlink) proves it as well.
   const proven = trial.components.length > 0 || trial.alreadyScanned!.count > 0;
+  if (proven) ctx.unloadedMu.push(...trial.unloadedMu);
   // Not a content root: its "broken theme" notes are noise, but a file that could not be read is still said.
   ctx.problems.push(...(proven ? trial.problems : trial.problems.filter((p) => p.severity !== 'info')));
   return proven;
@@ -924,6 +949,7 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     rootInstalls: [],
     rootOwn: [],
     rootEntries: [],
+    unloadedMu: [],
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   return ctx;
@@ -975,6 +1001,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
     for (const e of ctx.rootEntries) if (e.kind === c.kind && e.slug === c.slug) e.slug = names[0];
     c.slug = names[0];
   }
+  settleUnloadedMu(ctx);
   addParents(ctx);
   await markOutside(ctx);
   const merged = mergeComponents(ctx.components);
