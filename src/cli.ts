@@ -327,7 +327,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
   const output = parsed.flags.get('--output') as string | undefined;
   // A symlink or FIFO at --output is refused before anything is scanned or sent (and again when writing).
-  if (output !== undefined) await checkOutputPath(path.resolve(io.cwd, output));
+  if (output !== undefined) await checkOutputPath(path.resolve(io.cwd, output), io.cwd);
   const runStarted = Date.now();
   const timeoutS = numberFlag(parsed, '--timeout-s') ?? 120;
 
@@ -413,7 +413,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     } else text = toTable(judgement, { diff });
     if (format === 'json' || format === 'sarif') text = ciSafeJson(text);
     if (output !== undefined) {
-      await writeOutputFile(path.resolve(io.cwd, output), `${text}\n`);
+      await writeOutputFile(path.resolve(io.cwd, output), `${text}\n`, io.cwd);
       io.out(`wp-bench: ${format} report written to ${output}: ${judgement.failed ? 'FAILED' : 'passed'}.`);
     } else {
       io.out(text);

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCli } from '../../src/cli';
+import { OutputFileError, writeOutputFile } from '../../src/core/outputFile';
 import { scanWorkspace } from '../../src/core/scan';
 
 const made: string[] = [];
@@ -11,6 +13,22 @@ async function tmp(prefix: string): Promise<string> {
   made.push(dir);
   return dir;
 }
+async function cli(args: string[], env: Record<string, string>, cwd: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** A repository with one plugin, checked offline (no API needed). */
+async function repo(): Promise<{ base: string; dir: string; env: Record<string, string> }> {
+  const base = await tmp('wpb-rv-repo-');
+  const dir = path.join(base, 'repo');
+  await fs.mkdir(path.join(dir, 'wp-content', 'plugins', 'akismet'), { recursive: true });
+  await fs.writeFile(path.join(dir, 'wp-content', 'plugins', 'akismet', 'akismet.php'), '<?php\n/*\nPlugin Name: Akismet\nVersion: 5.0\n*/\n');
+  return { base, dir, env: { WPBENCH_API_URL: 'http://127.0.0.1:9/api', WPBENCH_CACHE_DIR: await tmp('wpb-rv-cache-') } };
+}
+
 const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
 const LOADER = "<?php\nwpcom_vip_load_plugin( 'secret-client-plugin' );\n";
 
@@ -91,6 +109,36 @@ describe('review of issues 18 and 21', function () {
       assert.equal(notes.length, 1, JSON.stringify(r.problems));
       assert.doesNotMatch(notes[0].message, /not listed/);
       assert.match(notes[0].message, /installed by Composer.*loader/);
+    });
+  });
+
+  describe('2. --output never writes through a symlinked folder inside the repository', () => {
+    it('reports -> ../victimdir: --output reports/report.md is refused (exit 2) and the file outside is unchanged', async () => {
+      const { base, dir, env } = await repo();
+      await fs.mkdir(path.join(base, 'victimdir'));
+      await fs.writeFile(path.join(base, 'victimdir', 'report.md'), 'precious\n');
+      await fs.symlink('../victimdir', path.join(dir, 'reports'));
+      const r = await cli(['check', '.', '--offline', '--format', 'markdown', '--output', 'reports/report.md'], env, dir);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, /passes through .*reports, a symbolic link to a folder inside .*nothing was written/);
+      assert.equal(await fs.readFile(path.join(base, 'victimdir', 'report.md'), 'utf8'), 'precious\n');
+      assert.deepEqual(await fs.readdir(path.join(base, 'victimdir')), ['report.md']);
+      // The editor's Export Report passes its workspace folder the same way.
+      await assert.rejects(writeOutputFile(path.join(dir, 'reports', 'report.md'), 'x', dir), (e: unknown) => e instanceof OutputFileError && e.reason === 'refused');
+    });
+
+    it('a link above the current folder (as /tmp is on macOS) is the user\'s own: an absolute path through it is written', async () => {
+      const { base, dir, env } = await repo();
+      await fs.mkdir(path.join(base, 'real-out'));
+      await fs.symlink('real-out', path.join(base, 'out-link'));
+      const target = path.join(base, 'out-link', 'report.md');
+      const r = await cli(['check', '.', '--offline', '--format', 'markdown', '--output', target], env, dir);
+      assert.equal(r.code, 0, r.err);
+      assert.match(await fs.readFile(path.join(base, 'real-out', 'report.md'), 'utf8'), /akismet/);
+      // A real folder inside the repository is fine.
+      await fs.mkdir(path.join(dir, 'out'));
+      const r2 = await cli(['check', '.', '--offline', '--format', 'markdown', '--output', 'out/report.md'], env, dir);
+      assert.equal(r2.code, 0, r2.err);
     });
   });
 });
