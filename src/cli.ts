@@ -48,7 +48,7 @@ Usage:
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
-  --request-timeout-s N   time limit of one request, body included (default 15)
+  --request-timeout-s N   time limit of one request, body included (1 to 3600, default 15)
   --no-cache      ask the API even when a cached answer is fresh
   --verbose       log requests to stderr (never the key)
   --help, --version
@@ -137,8 +137,7 @@ function stderrLogger(io: CliIo): Logger {
 function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = lazyUndici): BenchClient {
   const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
   const key = io.env.WPBENCH_API_KEY;
-  const timeoutS = numberFlag(parsed, '--request-timeout-s');
-  if (timeoutS !== undefined && timeoutS <= 0) throw new UsageError('--request-timeout-s needs a number > 0');
+  const timeoutS = numberFlag(parsed, '--request-timeout-s', false, REQUEST_TIMEOUT_RANGE);
   return new BenchClient({
     apiUrl: apiUrl ?? '',
     getKey: () => key,
@@ -296,11 +295,16 @@ async function runMe(parsed: Parsed, io: CliIo): Promise<number> {
 
 // --- check ---------------------------------------------------------------------------------------------------
 
-function numberFlag(parsed: Parsed, name: string, integer = false): number | undefined {
+/** One request's time limit, in seconds: a timer past ~24.8 days overflows in Node and fires at once. */
+const REQUEST_TIMEOUT_RANGE = { min: 1, max: 3600 } as const;
+
+/** A number flag, ≥ 0 (whole when `integer`), or within `range` when one is given: one message says what is accepted. */
+function numberFlag(parsed: Parsed, name: string, integer = false, range?: { min: number; max: number }): number | undefined {
   const raw = parsed.flags.get(name);
   if (raw === undefined) return undefined;
   const n = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new UsageError(`${name} needs a number ≥ 0${integer ? ' (whole)' : ''}`);
+  const ok = Number.isFinite(n) && (!integer || Number.isInteger(n)) && (!range || (n >= range.min && n <= range.max));
+  if (!ok) throw new UsageError(`${name} needs a${integer ? ' whole' : ''} number ${range ? `from ${range.min} to ${range.max}` : '≥ 0'}`);
   return n;
 }
 

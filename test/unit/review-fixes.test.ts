@@ -141,4 +141,19 @@ describe('review of issues 18 and 21', function () {
       assert.equal(r2.code, 0, r2.err);
     });
   });
+
+  describe('6. --request-timeout-s is bounded, with one message', () => {
+    for (const value of ['3000000', '0', '0.5', '3601']) {
+      it(`--request-timeout-s ${value} is a usage error (exit 2) that says what is accepted`, async () => {
+        const { dir, env } = await repo();
+        const r = await cli(['check', '.', '--offline', '--request-timeout-s', value], env, dir);
+        assert.equal(r.code, 2, r.err + r.out);
+        assert.match(r.err, /--request-timeout-s needs a number from 1 to 3600/);
+      });
+    }
+    it('--request-timeout-s 3600 and 1 are accepted', async () => {
+      const { dir, env } = await repo();
+      for (const value of ['3600', '1']) assert.equal((await cli(['check', '.', '--offline', '--request-timeout-s', value], env, dir)).code, 0);
+    });
+  });
 });
