@@ -6,6 +6,17 @@ import * as path from 'node:path';
 import { runCli } from '../../src/cli';
 import { OutputFileError, writeOutputFile } from '../../src/core/outputFile';
 import { scanWorkspace } from '../../src/core/scan';
+import { parseRecord } from '../../src/core/api/record';
+import { formatMemoryKb } from '../../src/core/format';
+import type { LookupOutcome } from '../../src/core/lookupService';
+import type { DetectedComponent } from '../../src/core/model';
+import { diffJudgements } from '../../src/core/report/diff';
+import { toTable } from '../../src/core/report/formats';
+import { judge, type JudgeConfig } from '../../src/core/report/judge';
+import { WorkspaceSession } from '../../src/core/session/session';
+import { componentDiagnostic } from '../../src/core/session/surfaces';
+import { fakeApi, fakeHost } from './helpers/fakeSession';
+import { sampleBody } from './helpers/samples';
 
 const made: string[] = [];
 async function tmp(prefix: string): Promise<string> {
@@ -28,6 +39,16 @@ async function repo(): Promise<{ base: string; dir: string; env: Record<string, 
   await fs.writeFile(path.join(dir, 'wp-content', 'plugins', 'akismet', 'akismet.php'), '<?php\n/*\nPlugin Name: Akismet\nVersion: 5.0\n*/\n');
   return { base, dir, env: { WPBENCH_API_URL: 'http://127.0.0.1:9/api', WPBENCH_CACHE_DIR: await tmp('wpb-rv-cache-') } };
 }
+
+type Measured = { ttfb_delta_ms: number; memory_delta_kb: number; queries_delta: number };
+function measured(slug: string, m: Measured): LookupOutcome {
+  const body = sampleBody({ slug, name: `Name of ${slug}`, speed_score: { grade: 'A', numeric: 90 }, contexts: { activation: m, homepage: m, admin: m } });
+  return { kind: 'plugin', slug, result: parseRecord(body, 'plugin', slug), stale: false, fromCache: true, fetchedAt: 0 };
+}
+function comp(slug: string, line = 3): DetectedComponent {
+  return { kind: 'plugin', slug, name: null, version: null, locations: [{ file: 'composer.json', line, column: 6, length: 20, source: 'composer.json' }] };
+}
+const CONFIG: JudgeConfig = { failOn: 'C', context: 'homepage', budgets: {}, ignore: [] };
 
 const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
 const LOADER = "<?php\nwpcom_vip_load_plugin( 'secret-client-plugin' );\n";
@@ -154,6 +175,54 @@ describe('review of issues 18 and 21', function () {
     it('--request-timeout-s 3600 and 1 are accepted', async () => {
       const { dir, env } = await repo();
       for (const value of ['3600', '1']) assert.equal((await cli(['check', '.', '--offline', '--request-timeout-s', value], env, dir)).code, 0);
+    });
+  });
+
+  describe('7. a small memory value never reads as zero', () => {
+    it('MB as the one unit, with the decimals its first digit needs', () => {
+      assert.equal(formatMemoryKb(0), '0 MB');
+      assert.equal(formatMemoryKb(3), '0.003 MB');
+      assert.equal(formatMemoryKb(-3), '-0.003 MB');
+      assert.equal(formatMemoryKb(1), '0.0010 MB');
+      assert.equal(formatMemoryKb(0.5), '0.0005 MB');
+      assert.equal(formatMemoryKb(40), '0.04 MB');
+      assert.equal(formatMemoryKb(512), '0.5 MB');
+      assert.equal(formatMemoryKb(20480), '20 MB');
+      for (let kb = 0.01; kb < 200; kb *= 1.37) {
+        for (const v of [kb, -kb]) assert.doesNotMatch(formatMemoryKb(v), /^-?0(\.0+)? MB$/, `${v} KB`);
+      }
+    });
+
+    it('the grade diagnostic says the activation cost with the same formatter (not "0 MB memory") and "1 query"', async () => {
+      const api = fakeApi();
+      api.reply = (p) => ({ status: 200, body: sampleBody({ slug: p.split('/').pop(), speed_score: { grade: 'E', numeric: 20 }, contexts: { activation: { ttfb_delta_ms: 12.5, memory_delta_kb: 300, queries_delta: 1 }, homepage: null, admin: null } }) });
+      const { sessionHost, roots } = fakeHost(api, { slugs: ['jetpack'] });
+      const s = new WorkspaceSession(sessionHost);
+      try {
+        await s.refreshKeyState();
+        await s.rescan();
+        const d = componentDiagnostic(s, s.components[0], path.join(roots[0], 'composer.json'));
+        assert.match(d!.message, /Activation adds 12\.5 ms TTFB, 0\.3 MB memory, 1 query\./);
+      } finally {
+        s.dispose();
+      }
+    });
+  });
+
+  describe('8. "1 queries" is gone from --diff', () => {
+    it('the headline and the table lines say "+1 query"', () => {
+      const outcomes = new Map<string, LookupOutcome>([
+        ['plugin/base', measured('base', { ttfb_delta_ms: 10, memory_delta_kb: 1024, queries_delta: 4 })],
+        ['plugin/one', measured('one', { ttfb_delta_ms: 5, memory_delta_kb: 3, queries_delta: 1 })],
+      ]);
+      const before = judge({ components: [comp('base')], outcomes, config: CONFIG });
+      const after = judge({ components: [comp('base'), comp('one', 4)], outcomes, config: CONFIG });
+      const d = diffJudgements('main', before, after);
+      assert.match(d.headline, /\(\+0\.003 MB memory, \+1 query; 1 component added/);
+      const table = toTable(after, { diff: d });
+      assert.match(table, /homepage: +\+5 ms TTFB, \+0\.003 MB, \+1 query$/m);
+      assert.doesNotMatch(table, /\b1 queries/);
+      assert.match(diffJudgements('main', after, before).headline, /-1 query;/);
     });
   });
 });

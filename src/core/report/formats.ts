@@ -3,7 +3,7 @@
 import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
-import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
+import { signedCount, signedKb, signedMs, signedQueries, type ComponentDiff } from './diff';
 import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
@@ -136,7 +136,7 @@ function diffText(d: ComponentDiff): string[] {
   for (const c of d.changed) out.push(`  ~ ${c.kind} ${c.slug} ${plainText(c.from ?? '?', 30)} -> ${plainText(c.to ?? '?', 30)}`);
   for (const c of CONTEXT_NAMES) {
     const x = d.delta[c];
-    out.push(`  ${pad(`${CONTEXT_LABEL[c]}:`, 12)} ${signedMs(x.ttfbDeltaMs)} TTFB, ${signedKb(x.memoryDeltaKb)}, ${signedCount(x.queriesDelta)} queries`);
+    out.push(`  ${pad(`${CONTEXT_LABEL[c]}:`, 12)} ${signedMs(x.ttfbDeltaMs)} TTFB, ${signedKb(x.memoryDeltaKb)}, ${signedQueries(x.queriesDelta)}`);
   }
   return out;
 }
