@@ -14,11 +14,11 @@ import { LookupService, type LookupOutcome } from './core/lookupService';
 import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
 import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
 import { diffJudgements, type ComponentDiff } from './core/report/diff';
-import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
+import { problemsSummary, REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
 import { toHtml } from './core/report/html';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { QuotaGuard } from './core/session/quotaGuard';
-import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
+import { judge, plainText, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { versionPlace } from './core/versions';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
@@ -147,6 +147,11 @@ function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = laz
   });
 }
 
+/** One scan problem on stderr; a note (severity info) says so. */
+function problemLine(p: ScanResult['problems'][number], dir: string): string {
+  return `wp-bench: ${p.file || dir}:${p.line}: ${p.severity === 'info' ? '(info) ' : ''}${p.message}`;
+}
+
 export function scanToJson(result: ScanResult): string {
   const components = result.components.map((c) => ({
     kind: c.kind,
@@ -158,7 +163,7 @@ export function scanToJson(result: ScanResult): string {
     ...(c.parent !== undefined ? { parent: c.parent } : {}),
     ...(c.versions ? { versions: c.versions } : {}),
   }));
-  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, message: p.message }));
+  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? 'warning' }));
   return ciSafeJson(JSON.stringify({ components, problems }));
 }
 
@@ -181,15 +186,16 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
       const first = c.locations[0];
       const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
       const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
-      rows.push([c.kind, c.slug, c.version ?? '-', c.name ?? '-', lookup, where]);
+      // Long versions and names are cut, as in the reports (a 40,000-character Version header widened every row).
+      rows.push([c.kind, c.slug, plainText(c.version ?? '-', 30), plainText(c.name ?? '-', 60), lookup, where]);
       // Places that disagree on the version: one line each, the version shown above first ("used").
-      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${v.version}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
+      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${plainText(v.version, 28)}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
     }
     io.out(textTable(rows));
     const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
-    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${countNoun(result.problems.length, 'problem')} (on stderr)` : ''}.`);
+    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${problemsSummary(result.problems)} (on stderr)` : ''}.`);
   }
-  for (const p of result.problems) io.err(`wp-bench: ${p.file || dir}:${p.line}: ${p.message}`);
+  for (const p of result.problems) io.err(problemLine(p, dir));
   return EXIT.ok;
 }
 
@@ -373,7 +379,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const client = makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
   try {
     const scan = await scanWorkspace(dir);
-    for (const p of scan.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
+    // The report carries the problems (every format); printed on stderr too only when the report goes to a file.
+    if (output !== undefined) for (const p of scan.problems) io.err(problemLine(p, dir));
     let baseComponents: ScanResult['components'] | undefined;
     if (diffRef !== undefined) {
       let snapshot;

@@ -11,7 +11,8 @@ import { formatMemoryKb } from '../../src/core/format';
 import type { LookupOutcome } from '../../src/core/lookupService';
 import type { DetectedComponent } from '../../src/core/model';
 import { diffJudgements } from '../../src/core/report/diff';
-import { toTable } from '../../src/core/report/formats';
+import { toJson, toMarkdown, toSarif, toTable } from '../../src/core/report/formats';
+import { toHtml } from '../../src/core/report/html';
 import { judge, type JudgeConfig } from '../../src/core/report/judge';
 import { WorkspaceSession } from '../../src/core/session/session';
 import { componentDiagnostic } from '../../src/core/session/surfaces';
@@ -223,6 +224,94 @@ describe('review of issues 18 and 21', function () {
       assert.match(table, /homepage: +\+5 ms TTFB, \+0\.003 MB, \+1 query$/m);
       assert.doesNotMatch(table, /\b1 queries/);
       assert.match(diffJudgements('main', after, before).headline, /-1 query;/);
+    });
+  });
+
+  describe('3. notes of the scan are not said to be uncounted', () => {
+    const warning = { file: 'wp-content/themes/empty', line: 1, column: 1, message: 'Theme folder "empty" has no style.css', severity: 'warning' as const };
+    const note = { file: 'wp-content/plugins/private/private.php', line: 1, column: 1, message: 'Plugin "private" is read through a symbolic link', severity: 'info' as const };
+    const outcomes = new Map<string, LookupOutcome>([['plugin/base', measured('base', { ttfb_delta_ms: 10, memory_delta_kb: 1024, queries_delta: 4 })]]);
+
+    it('a note only: no "could not be counted", no "not judged or counted"; listed as a note', () => {
+      const j = judge({ components: [comp('base')], outcomes, config: CONFIG, problems: [note] });
+      assert.equal(j.counts.uncounted, 0);
+      assert.equal(j.counts.notes, 1);
+      for (const text of [toTable(j), toMarkdown(j), toHtml(j)]) {
+        assert.doesNotMatch(text, /could not be counted|not judged or counted/);
+        assert.match(text, /1 note\b/);
+      }
+      const json = JSON.parse(toJson(j));
+      assert.deepEqual(json.problems.map((p: { severity: string }) => p.severity), ['info']);
+      const rule = JSON.parse(toSarif(j)).runs[0].tool.driver.rules.find((r: { id: string }) => r.id === 'scan-problem');
+      assert.match(rule.fullDescription.text, /Level note: .*leaves nothing uncounted/);
+    });
+
+    it('a problem and a note: one component or file could not be counted, not two', () => {
+      const j = judge({ components: [comp('base')], outcomes, config: CONFIG, problems: [warning, note] });
+      assert.equal(j.counts.problems, 2);
+      assert.equal(j.counts.uncounted, 1);
+      assert.match(toTable(j), /PASSED: .*1 component or file could not be counted/);
+      assert.match(toTable(j), /Problems found by the scan \(1 problem, 1 note\):/);
+      assert.match(toMarkdown(j), /\*\*Problems found by the scan \(1 problem, 1 note\)\*\*: what a problem concerns is not judged or counted; a note \(info\) is for information/);
+      assert.deepEqual(JSON.parse(toJson(j)).problems.map((p: { severity: string }) => p.severity).sort(), ['info', 'warning']);
+    });
+
+    it('the scan says a theme folder without style.css as a warning (it leaves a theme uncounted)', async () => {
+      const dir = await tmp('wpb-rv-theme-');
+      await fs.mkdir(path.join(dir, 'wp-content', 'themes', 'empty'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'wp-content', 'plugins', 'akismet'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'wp-content', 'plugins', 'akismet', 'akismet.php'), plugin('Akismet'));
+      const r = await scanWorkspace(dir);
+      assert.deepEqual(r.problems.map((p) => [p.file, p.severity ?? 'warning']), [['wp-content/themes/empty', 'warning']]);
+    });
+  });
+
+  describe('9-11. scan and check print each problem once, mark notes, and keep the table narrow', () => {
+    async function site() {
+      const { base, dir, env } = await repo();
+      await fs.mkdir(path.join(dir, 'wp-content', 'themes', 'empty-theme'), { recursive: true });
+      await fs.mkdir(path.join(base, 'shared', 'linked'), { recursive: true });
+      await fs.writeFile(path.join(base, 'shared', 'linked', 'linked.php'), plugin('Linked'));
+      await fs.symlink('../../../shared/linked', path.join(dir, 'wp-content', 'plugins', 'linked'));
+      return { dir, env };
+    }
+    const count = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
+
+    it('9. check (table): every scan problem printed once, in the report on stdout; with --output, on stderr', async () => {
+      const { dir, env } = await site();
+      const r = await cli(['check', '.', '--offline'], env, dir);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(count(`${r.out}\n${r.err}`, /empty-theme.*no style\.css/), 1, `${r.out}\n---\n${r.err}`);
+      assert.equal(count(`${r.out}\n${r.err}`, /linked\.php:1: .*outside the workspace/), 1);
+      const o = await cli(['check', '.', '--offline', '--output', 'report.md', '--format', 'markdown'], env, dir);
+      assert.equal(o.code, 0, o.err);
+      assert.equal(count(o.err, /empty-theme.*no style\.css/), 1);
+      assert.equal(count(o.out, /no style\.css/), 0);
+    });
+
+    it('10. scan --json problems carry severity and column; scan\'s stderr marks notes', async () => {
+      const { dir, env } = await site();
+      const j = await cli(['scan', '.', '--json'], env, dir);
+      const problems = JSON.parse(j.out).problems as { file: string; severity: string; column: number }[];
+      assert.deepEqual(problems.map((p) => [p.file, p.severity]).sort(), [
+        ['wp-content/plugins/linked/linked.php', 'info'],
+        ['wp-content/themes/empty-theme', 'warning'],
+      ]);
+      assert.ok(problems.every((p) => p.column === 1));
+      const t = await cli(['scan', '.'], env, dir);
+      assert.match(t.err, /linked\.php:1: \(info\) Plugin "linked"/);
+      assert.match(t.err, /empty-theme:1: Theme folder/);
+      assert.match(t.out, /1 problem, 1 note \(on stderr\)/);
+    });
+
+    it('11. scan: a 40,000-character version or name is cut in the table', async () => {
+      const { dir, env } = await repo();
+      await fs.mkdir(path.join(dir, 'wp-content', 'plugins', 'huge'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'wp-content', 'plugins', 'huge', 'huge.php'), `<?php\n/*\nPlugin Name: ${'N'.repeat(3000)}\nVersion: ${'9'.repeat(40000)}\n*/\n`);
+      const t = await cli(['scan', '.'], env, dir);
+      const widest = Math.max(...t.out.split('\n').map((l) => l.length));
+      assert.ok(widest < 300, `a line of ${widest} characters`);
+      assert.match(t.out, /huge +9{29}… +N{59}…/);
     });
   });
 });

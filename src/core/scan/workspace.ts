@@ -86,6 +86,8 @@ interface Ctx {
   rootEntries: DetectedComponent[];
   /** mu-plugins sub-folders with a headed file that no top-level file loads: settled once Composer's packages are known. */
   unloadedMu: { dir: string; name: string; headed: HeadedFile[] }[];
+  /** The "no style.css" problems, dropped with a folder that turns out not to be a content root (TinyMCE's themes/). */
+  brokenThemes: WeakSet<ScanProblem>;
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -471,7 +473,9 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
         }),
       );
       if (found === 0 && !ctx.limit.truncated) {
-        problem(ctx, abs, l10n.t('Theme folder "{0}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.', e.name), undefined, { severity: 'info' });
+        // A warning: it leaves a theme of the site uncounted (an uninitialised submodule, most often).
+        problem(ctx, abs, l10n.t('Theme folder "{0}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.', e.name));
+        ctx.brokenThemes.add(ctx.problems[ctx.problems.length - 1]);
       }
     }),
   );
@@ -715,8 +719,8 @@ async function tentativeContentRoot(ctx: Ctx, dir: string, entries: Dirent[]): P
   // A role folder scanned elsewhere (the same real folder reached through a symlink) proves it as well.
   const proven = trial.components.length > 0 || trial.alreadyScanned!.count > 0;
   if (proven) ctx.unloadedMu.push(...trial.unloadedMu);
-  // Not a content root: its "broken theme" notes are noise, but a file that could not be read is still said.
-  ctx.problems.push(...(proven ? trial.problems : trial.problems.filter((p) => p.severity !== 'info')));
+  // Not a content root: its "broken theme" problems and notes are noise, but a file that could not be read is still said.
+  ctx.problems.push(...(proven ? trial.problems : trial.problems.filter((p) => p.severity !== 'info' && !ctx.brokenThemes.has(p))));
   return proven;
 }
 
@@ -950,6 +954,7 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     rootOwn: [],
     rootEntries: [],
     unloadedMu: [],
+    brokenThemes: new WeakSet(),
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   return ctx;
