@@ -14,11 +14,11 @@ import { LookupService, type LookupOutcome } from './core/lookupService';
 import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
 import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
 import { diffJudgements, type ComponentDiff } from './core/report/diff';
-import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
+import { problemsSummary, REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
 import { toHtml } from './core/report/html';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { QuotaGuard } from './core/session/quotaGuard';
-import { judge, type JudgeConfig, type ReportLocation } from './core/report/judge';
+import { judge, plainText, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { versionPlace } from './core/versions';
 import { interruptSignal, measureSearchFrom, runMeasureCli } from './measureCli';
@@ -51,7 +51,7 @@ Usage:
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
-  --request-timeout-s N   time limit of one request, body included (default 15)
+  --request-timeout-s N   time limit of one request, body included (1 to 3600, default 15)
   --no-cache      ask the API even when a cached answer is fresh
   --verbose       log requests to stderr (never the key)
   --help, --version
@@ -142,8 +142,7 @@ function stderrLogger(io: CliIo): Logger {
 function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = lazyUndici): BenchClient {
   const apiUrl = (parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL;
   const key = io.env.WPBENCH_API_KEY;
-  const timeoutS = numberFlag(parsed, '--request-timeout-s');
-  if (timeoutS !== undefined && timeoutS <= 0) throw new UsageError('--request-timeout-s needs a number > 0');
+  const timeoutS = numberFlag(parsed, '--request-timeout-s', false, REQUEST_TIMEOUT_RANGE);
   return new BenchClient({
     apiUrl: apiUrl ?? '',
     getKey: () => key,
@@ -151,6 +150,11 @@ function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = laz
     timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
     logger: parsed.flags.has('--verbose') ? stderrLogger(io) : nullLogger,
   });
+}
+
+/** One scan problem on stderr; a note (severity info) says so. */
+function problemLine(p: ScanResult['problems'][number], dir: string): string {
+  return `wp-bench: ${p.file || dir}:${p.line}: ${p.severity === 'info' ? '(info) ' : ''}${p.message}`;
 }
 
 export function scanToJson(result: ScanResult): string {
@@ -164,7 +168,7 @@ export function scanToJson(result: ScanResult): string {
     ...(c.parent !== undefined ? { parent: c.parent } : {}),
     ...(c.versions ? { versions: c.versions } : {}),
   }));
-  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, message: p.message }));
+  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? 'warning' }));
   return ciSafeJson(JSON.stringify({ components, problems }));
 }
 
@@ -187,15 +191,16 @@ async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
       const first = c.locations[0];
       const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
       const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
-      rows.push([c.kind, c.slug, c.version ?? '-', c.name ?? '-', lookup, where]);
+      // Long versions and names are cut, as in the reports (a 40,000-character Version header widened every row).
+      rows.push([c.kind, c.slug, plainText(c.version ?? '-', 30), plainText(c.name ?? '-', 60), lookup, where]);
       // Places that disagree on the version: one line each, the version shown above first ("used").
-      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${v.version}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
+      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${plainText(v.version, 28)}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
     }
     io.out(textTable(rows));
     const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
-    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${countNoun(result.problems.length, 'problem')} (on stderr)` : ''}.`);
+    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${problemsSummary(result.problems)} (on stderr)` : ''}.`);
   }
-  for (const p of result.problems) io.err(`wp-bench: ${p.file || dir}:${p.line}: ${p.message}`);
+  for (const p of result.problems) io.err(problemLine(p, dir));
   return EXIT.ok;
 }
 
@@ -301,11 +306,16 @@ async function runMe(parsed: Parsed, io: CliIo): Promise<number> {
 
 // --- check ---------------------------------------------------------------------------------------------------
 
-function numberFlag(parsed: Parsed, name: string, integer = false): number | undefined {
+/** One request's time limit, in seconds: a timer past ~24.8 days overflows in Node and fires at once. */
+const REQUEST_TIMEOUT_RANGE = { min: 1, max: 3600 } as const;
+
+/** A number flag, ≥ 0 (whole when `integer`), or within `range` when one is given: one message says what is accepted. */
+function numberFlag(parsed: Parsed, name: string, integer = false, range?: { min: number; max: number }): number | undefined {
   const raw = parsed.flags.get(name);
   if (raw === undefined) return undefined;
   const n = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new UsageError(`${name} needs a number ≥ 0${integer ? ' (whole)' : ''}`);
+  const ok = Number.isFinite(n) && (!integer || Number.isInteger(n)) && (!range || (n >= range.min && n <= range.max));
+  if (!ok) throw new UsageError(`${name} needs a${integer ? ' whole' : ''} number ${range ? `from ${range.min} to ${range.max}` : '≥ 0'}`);
   return n;
 }
 
@@ -332,7 +342,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
   const output = parsed.flags.get('--output') as string | undefined;
   // A symlink or FIFO at --output is refused before anything is scanned or sent (and again when writing).
-  if (output !== undefined) await checkOutputPath(path.resolve(io.cwd, output));
+  if (output !== undefined) await checkOutputPath(path.resolve(io.cwd, output), io.cwd);
   const runStarted = Date.now();
   const timeoutS = numberFlag(parsed, '--timeout-s') ?? 120;
 
@@ -374,7 +384,8 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const client = makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
   try {
     const scan = await scanWorkspace(dir);
-    for (const p of scan.problems) io.err(`wp-bench: ${p.file}:${p.line}: ${p.message}`);
+    // The report carries the problems (every format); printed on stderr too only when the report goes to a file.
+    if (output !== undefined) for (const p of scan.problems) io.err(problemLine(p, dir));
     let baseComponents: ScanResult['components'] | undefined;
     if (diffRef !== undefined) {
       let snapshot;
@@ -418,7 +429,7 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     } else text = toTable(judgement, { diff });
     if (format === 'json' || format === 'sarif') text = ciSafeJson(text);
     if (output !== undefined) {
-      await writeOutputFile(path.resolve(io.cwd, output), `${text}\n`);
+      await writeOutputFile(path.resolve(io.cwd, output), `${text}\n`, io.cwd);
       io.out(`wp-bench: ${format} report written to ${output}: ${judgement.failed ? 'FAILED' : 'passed'}.`);
     } else {
       io.out(text);

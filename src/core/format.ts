@@ -6,12 +6,17 @@ export function formatMs(ms: number): string {
   return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
 }
 
-/** Memory in MB whatever its size, so that one report, hover or table never shows "+0 KB" beside "75 MB". */
+/**
+ * Memory in MB whatever its size, so that one report, hover or table never shows "+0 KB" beside "75 MB": whole MB
+ * from 10, one decimal from 0.1, and below that as many decimals as its first significant digit needs (3 KB is
+ * "0.003 MB"), so that a value that is not zero never reads as "0.00 MB" or "-0.00 MB".
+ */
 export function formatMemoryKb(kb: number): string {
   const mb = kb / 1024;
   const abs = Math.abs(mb);
-  if (abs === 0) return '0 MB';
-  return `${mb.toFixed(abs >= 10 ? 0 : abs >= 0.1 ? 1 : 2)} MB`;
+  if (abs === 0 || !Number.isFinite(mb)) return abs === 0 ? '0 MB' : `${mb} MB`;
+  const decimals = abs >= 10 ? 0 : abs >= 0.1 ? 1 : Math.min(20, Math.max(2, -Math.floor(Math.log10(abs))));
+  return `${mb.toFixed(decimals)} MB`;
 }
 
 export function formatCount(n: number): string {

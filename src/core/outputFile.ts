@@ -24,11 +24,44 @@ function what(st: fs.Stats): string {
   return l10n.t('not a regular file');
 }
 
+/** Whether `p` lies strictly below `base` (lexically). */
+function below(base: string, p: string): string | undefined {
+  const r = path.relative(base, p);
+  return r === '' || r === '..' || r.startsWith(`..${path.sep}`) || path.isAbsolute(r) ? undefined : r;
+}
+
+/**
+ * The first folder between `base` (excluded) and `dir` (included) that is a symbolic link, if any. Only the part of
+ * the path inside `base` is looked at: a link there may be committed in the repository (`reports -> ../victim`),
+ * while links above it (macOS's `/tmp`, a home folder on another disk) are the user's own and are followed.
+ */
+async function linkedFolder(base: string, dir: string): Promise<string | undefined> {
+  const r = below(path.resolve(base), dir);
+  if (r === undefined) return undefined;
+  let cur = path.resolve(base);
+  for (const part of r.split(path.sep)) {
+    cur = path.join(cur, part);
+    const st = await fsp.lstat(cur).catch(() => undefined);
+    if (!st) return undefined; // not there: the write fails later, nothing is followed
+    if (st.isSymbolicLink()) return cur;
+  }
+  return undefined;
+}
+
 /**
  * The existing file at `file` (lstat: a link is not followed), or undefined when there is none. Throws
- * OutputFileError('refused') for a symbolic link, FIFO, folder, socket or device.
+ * OutputFileError('refused') for a symbolic link, FIFO, folder, socket or device, and, when `base` is given (the
+ * current folder of the CLI, the workspace folder of the editor), for a path that passes through a folder inside
+ * `base` that is a symbolic link.
  */
-export async function checkOutputPath(file: string): Promise<fs.Stats | undefined> {
+export async function checkOutputPath(file: string, base?: string): Promise<fs.Stats | undefined> {
+  const link = base === undefined ? undefined : await linkedFolder(base, path.dirname(path.resolve(file)));
+  if (link !== undefined) {
+    throw new OutputFileError(
+      'refused',
+      l10n.t('{0} passes through {1}, a symbolic link to a folder inside {2} (a committed link can lead out of the repository): nothing was written. Choose a path without the link.', file, link, path.resolve(base!)),
+    );
+  }
   const st = await fsp.lstat(file).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw new OutputFileError('failed', l10n.t('Could not write {0} ({1}).', file, err.code ?? 'error'));
@@ -39,9 +72,9 @@ export async function checkOutputPath(file: string): Promise<fs.Stats | undefine
   return st;
 }
 
-/** Replaces (or creates) `file` with `text`: temporary file in the same folder, then rename. */
-export async function writeOutputFile(file: string, text: string): Promise<void> {
-  const existing = await checkOutputPath(file);
+/** Replaces (or creates) `file` with `text`: temporary file in the same folder, then rename. `base`: see checkOutputPath. */
+export async function writeOutputFile(file: string, text: string, base?: string): Promise<void> {
+  const existing = await checkOutputPath(file, base);
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   let handle: fsp.FileHandle | undefined;
   try {

@@ -238,7 +238,7 @@ export function registerCommands(
     }
     const body = text.endsWith('\n') ? text : `${text}\n`;
     // A local file: temp + rename, a symlink or FIFO refused (a repository can hold one at the suggested name).
-    if (target.scheme === 'file') await writeOutputFile(target.fsPath, body);
+    if (target.scheme === 'file') await writeOutputFile(target.fsPath, body, vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath);
     else await vscode.workspace.fs.writeFile(target, Buffer.from(body, 'utf8'));
     if (!opts.path && format !== 'html') await vscode.window.showTextDocument(target, { preview: true });
     if (!opts.path && format === 'html') void info(vscode.l10n.t('WP Bench: report written to {0}.', target.fsPath));

@@ -70,7 +70,7 @@ describe('issue 21: every report carries the scan problems', function () {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /check passed/);
     assert.match(r.out, /PASSED\\: .*1 component or file could not be counted/);
-    assert.match(r.out, /\*\*Problems found by the scan \(1\)\*\*/);
+    assert.match(r.out, /\*\*Problems found by the scan \(1 problem\)\*\*/);
     assert.match(r.out, /- wp\\-content\/themes\/newsroom\\-theme\\:1: .*style\\\.css/);
   });
 
@@ -80,7 +80,7 @@ describe('issue 21: every report carries the scan problems', function () {
     const run = JSON.parse(r.out).runs[0];
     const result = run.results.find((x: { ruleId: string }) => x.ruleId === 'scan-problem');
     assert.ok(result, 'a scan-problem result');
-    assert.equal(result.level, 'note', 'the scanner reports an empty theme folder as info');
+    assert.equal(result.level, 'warning', 'an empty theme folder leaves a theme uncounted: a warning');
     assert.equal(result.locations[0].physicalLocation.artifactLocation.uri, PROBLEM_FILE);
     assert.equal(result.locations[0].physicalLocation.region.startLine, 1);
     assert.equal(run.tool.driver.rules[result.ruleIndex].id, 'scan-problem');
@@ -92,7 +92,7 @@ describe('issue 21: every report carries the scan problems', function () {
     assert.match(html.out, /<code>wp-content\/themes\/newsroom-theme:1<\/code>/);
     assert.match(html.out, /1 component or file could not be counted/);
     const table = await cli(['check', site], env, site);
-    assert.match(table.out, /Problems found by the scan \(1\):\n {2}wp-content\/themes\/newsroom-theme:1: /);
+    assert.match(table.out, /Problems found by the scan \(1 problem\):\n {2}wp-content\/themes\/newsroom-theme:1: /);
     assert.match(table.out, /PASSED: .*1 component or file could not be counted/);
   });
 
@@ -111,7 +111,7 @@ describe('issue 21: every report carries the scan problems', function () {
     await s.rescan();
     const j = s.judgement();
     assert.deepEqual(j.problems.map((p) => `${p.file}:${p.line}`), ['wp-content/themes/newsroom-theme:1']);
-    assert.match(toMarkdown(j), /Problems found by the scan \(1\)/);
+    assert.match(toMarkdown(j), /Problems found by the scan \(1 problem\)/);
     assert.equal(JSON.parse(toJson(j)).problems.length, 1);
     assert.match(toHtml(j), /newsroom-theme:1/);
     assert.ok(roots.length === 1);

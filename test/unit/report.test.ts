@@ -62,7 +62,7 @@ describe('report: judge', () => {
     assert.equal(t.measured, 2);
     assert.equal(t.notMeasured, 1);
     assert.equal(j.total.unknown, 3);
-    assert.deepEqual(j.counts, { components: 6, benchmarked: 3, notBenchmarked: 1, notInDataset: 1, unknown: 1, stale: 0, ignored: 0, gradeFailures: 1, budgetFailures: 0, problems: 0 });
+    assert.deepEqual(j.counts, { components: 6, benchmarked: 3, notBenchmarked: 1, notInDataset: 1, unknown: 1, stale: 0, ignored: 0, gradeFailures: 1, budgetFailures: 0, problems: 0, uncounted: 0, notes: 0 });
   });
 
   it('budgets: over and within, per context, memory in MB, with the unmeasured listed', () => {

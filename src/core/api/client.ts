@@ -98,7 +98,7 @@ export class BenchClient {
     this.base = normaliseApiUrl(options.apiUrl);
     this.opts = {
       concurrency: Math.max(1, Math.floor(options.concurrency ?? DEFAULTS.concurrency)),
-      timeoutMs: Math.max(100, options.timeoutMs ?? DEFAULTS.timeoutMs),
+      timeoutMs: Math.min(3_600_000, Math.max(100, options.timeoutMs ?? DEFAULTS.timeoutMs)), // a longer timer overflows and fires at once
       maxRetries: Math.min(2, Math.max(0, options.maxRetries ?? DEFAULTS.maxRetries)),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     };

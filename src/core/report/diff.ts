@@ -1,6 +1,6 @@
 // `check --diff <ref>`: what the working tree adds or removes compared with a git ref — components and the site
 // total — so a pull request can say "this change adds +90 ms TTFB on the homepage". Pure: no I/O.
-import { countNoun, formatCount, formatMemoryKb, formatMs } from '../format';
+import { countNoun, formatCount, formatMemoryKb, formatMs, plural } from '../format';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 import type { SiteTotal } from '../present';
 import { CONTEXT_LABEL, itemKey, type ComponentVerdict, type Judgement } from './judge';
@@ -37,6 +37,10 @@ export function signedKb(kb: number): string {
 export function signedCount(n: number): string {
   return `${n < 0 ? '-' : '+'}${formatCount(Math.abs(n))}`;
 }
+/** "+1 query", "-3 queries": the signed count with its noun. */
+export function signedQueries(n: number): string {
+  return `${signedCount(n)} ${plural(Math.round(Math.abs(n)), 'query', 'queries')}`;
+}
 
 
 export function diffJudgements(ref: string, base: Judgement, head: Judgement): ComponentDiff {
@@ -70,5 +74,5 @@ function headline(ref: string, added: ComponentVerdict[], removed: ComponentVerd
   }
   const verb = d.ttfbDeltaMs > 0 ? 'adds' : d.ttfbDeltaMs < 0 ? 'saves' : 'changes';
   const ttfb = verb === 'saves' ? `${formatMs(Math.abs(d.ttfbDeltaMs))} TTFB` : `${signedMs(d.ttfbDeltaMs)} TTFB`;
-  return `This change ${verb} ${ttfb} ${where} (${signedKb(d.memoryDeltaKb)} memory, ${signedCount(d.queriesDelta)} queries; ${changes} compared with ${ref}).${caveat}`;
+  return `This change ${verb} ${ttfb} ${where} (${signedKb(d.memoryDeltaKb)} memory, ${signedQueries(d.queriesDelta)}; ${changes} compared with ${ref}).${caveat}`;
 }

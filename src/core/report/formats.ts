@@ -3,7 +3,7 @@
 import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
-import { signedCount, signedKb, signedMs, type ComponentDiff } from './diff';
+import { signedCount, signedKb, signedMs, signedQueries, type ComponentDiff } from './diff';
 import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
@@ -60,10 +60,27 @@ export function verdictLine(j: Judgement): string {
   return `FAILED: ${parts.join(', ')}.${notJudged}`;
 }
 
-/** What the scan could not read is not counted: a report that passes says how much. */
+/** What the scan could not read is not counted: a report that passes says how much (notes of the scan leave nothing uncounted). */
 function problemsNote(j: Judgement): string {
-  const n = j.counts.problems;
+  const n = j.counts.uncounted;
   return n ? ` ${countNoun(n, 'component or file', 'components or files')} could not be counted (see the scan problems).` : '';
+}
+
+/** "1 problem, 2 notes": the scan's problems (something left uncounted) and notes (severity info), by count. */
+export function problemsSummary(problems: readonly { severity?: 'warning' | 'info' }[]): string {
+  const notes = problems.filter((p) => p.severity === 'info').length;
+  const uncounted = problems.length - notes;
+  return [uncounted ? countNoun(uncounted, 'problem') : null, notes ? countNoun(notes, 'note') : null].filter(Boolean).join(', ');
+}
+
+/** What the problems section means, for what it holds. */
+export function problemsExplanation(j: Judgement): string {
+  return [
+    j.counts.uncounted ? 'what a problem concerns is not judged or counted' : null,
+    j.counts.notes ? 'a note (info) is for information and leaves nothing uncounted' : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** `file:line`, or the checked folder itself for a problem without a file. */
@@ -74,7 +91,7 @@ export function problemPlace(p: ReportProblem): string {
 /** The scan's problems as plain lines (the table report; the CLI also prints them on stderr). */
 export function problemLines(j: Judgement): string[] {
   if (!j.problems.length) return [];
-  return [`Problems found by the scan (${j.problems.length}):`, ...j.problems.map((p) => `  ${problemPlace(p)}: ${p.severity === 'info' ? '(info) ' : ''}${plainText(p.message, 300)}`)];
+  return [`Problems found by the scan (${problemsSummary(j.problems)}):`, ...j.problems.map((p) => `  ${problemPlace(p)}: ${p.severity === 'info' ? '(info) ' : ''}${plainText(p.message, 300)}`)];
 }
 
 export function budgetLines(j: Judgement): string[] {
@@ -136,7 +153,7 @@ function diffText(d: ComponentDiff): string[] {
   for (const c of d.changed) out.push(`  ~ ${c.kind} ${c.slug} ${plainText(c.from ?? '?', 30)} -> ${plainText(c.to ?? '?', 30)}`);
   for (const c of CONTEXT_NAMES) {
     const x = d.delta[c];
-    out.push(`  ${pad(`${CONTEXT_LABEL[c]}:`, 12)} ${signedMs(x.ttfbDeltaMs)} TTFB, ${signedKb(x.memoryDeltaKb)}, ${signedCount(x.queriesDelta)} queries`);
+    out.push(`  ${pad(`${CONTEXT_LABEL[c]}:`, 12)} ${signedMs(x.ttfbDeltaMs)} TTFB, ${signedKb(x.memoryDeltaKb)}, ${signedQueries(x.queriesDelta)}`);
   }
   return out;
 }
@@ -272,7 +289,7 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
 /** The scan's problems as a Markdown section (empty when there are none). */
 export function problemsMarkdown(j: Judgement): string[] {
   if (!j.problems.length) return [];
-  const out = ['', `**Problems found by the scan (${j.problems.length})**: what they concern is not judged or counted.`, ''];
+  const out = ['', `**Problems found by the scan (${problemsSummary(j.problems)})**: ${problemsExplanation(j)}.`, ''];
   for (const p of j.problems) out.push(`- ${mdCell(problemPlace(p))}: ${p.severity === 'info' ? mdCell('(info) ') : ''}${mdCell(plainText(p.message, 300))}`);
   return out;
 }

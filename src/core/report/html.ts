@@ -5,7 +5,7 @@ import { countNoun } from '../format';
 import { CONTEXT_NAMES } from '../model';
 import { escapeHtml, markdownLinkTarget } from '../present';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, type ComponentVerdict, type Judgement } from './judge';
-import { contextCells, problemPlace, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
+import { contextCells, problemPlace, problemsExplanation, problemsSummary, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
 
 const CSS = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bar: #2f6fbd; --over: #c62828; --ok: #1a7f37; --warn-bg: #fff4d6; }
@@ -90,7 +90,8 @@ function componentCell(v: ComponentVerdict): string {
 function problemsHtml(j: Judgement): string[] {
   if (!j.problems.length) return [];
   const items = j.problems.map((p) => `<li><code>${escapeHtml(problemPlace(p))}</code>: ${p.severity === 'info' ? '(info) ' : ''}${escapeHtml(plainText(p.message, 300))}</li>`);
-  return ['<h2>Problems found by the scan</h2>', '<p class="note">Files the scan could not read and entries it refused: what they declare is not judged or counted.</p>', '<ul class="problems">', ...items, '</ul>'];
+  const note = `${problemsSummary(j.problems)}: ${problemsExplanation(j)}.`;
+  return ['<h2>Problems found by the scan</h2>', `<p class="note">${escapeHtml(note)}</p>`, '<ul class="problems">', ...items, '</ul>'];
 }
 
 export interface HtmlOptions extends RenderOptions {

@@ -67,8 +67,8 @@ export const RULES: readonly RuleInfo[] = [
     id: 'scan-problem',
     name: 'ScanProblem',
     level: 'warning',
-    short: 'A file the scan could not read or an entry it refused',
-    full: 'The scan could not read a file or refused an entry (a malformed composer.json, a theme folder without style.css, an empty submodule). What it declares is neither judged nor counted in the site total. Never a failure.',
+    short: 'A file the scan could not read, an entry it refused, or a note of the scan',
+    full: 'Level warning: the scan could not read a file or refused an entry (a malformed composer.json, a theme folder without style.css, an empty submodule); what it declares is neither judged nor counted in the site total. Level note: information about the scan (a link that leads out of the workspace, an mu-plugins sub-folder that nothing loads); it leaves nothing uncounted. Never a failure.',
   },
 ];
 
@@ -184,8 +184,12 @@ export interface Judgement {
     ignored: number;
     gradeFailures: number;
     budgetFailures: number;
-    /** Problems of the scan: each is a component or file that could not be counted. */
+    /** Everything the scan reported (problems and notes): the length of `problems`. */
     problems: number;
+    /** Problems that left a component or file uncounted (severity `warning`: a theme folder without style.css, a file not read). */
+    uncounted: number;
+    /** Notes of the scan (severity `info`): information only; what they concern is counted or listed elsewhere, or not part of the site. */
+    notes: number;
   };
   /** Some records are the emulator's synthetic data. */
   synthetic: boolean;
@@ -430,6 +434,8 @@ export function judge(input: JudgeInput): Judgement {
       gradeFailures,
       budgetFailures,
       problems: problems.length,
+      uncounted: problems.filter((p) => p.severity !== 'info').length,
+      notes: problems.filter((p) => p.severity === 'info').length,
     },
     synthetic: verdicts.some((v) => v.synthetic),
     problems,

@@ -84,6 +84,10 @@ interface Ctx {
   rootOwn: DetectedComponent[];
   /** The `"."` entries of the root's .wp-env.json, renamed with it. */
   rootEntries: DetectedComponent[];
+  /** mu-plugins sub-folders with a headed file that no top-level file loads: settled once Composer's packages are known. */
+  unloadedMu: { dir: string; name: string; headed: HeadedFile[] }[];
+  /** The "no style.css" problems, dropped with a folder that turns out not to be a content root (TinyMCE's themes/). */
+  brokenThemes: WeakSet<ScanProblem>;
 }
 
 function rel(ctx: Ctx, abs: string): string {
@@ -365,16 +369,38 @@ async function scanMuPluginsDir(ctx: Ctx, dir: string): Promise<void> {
     }),
   );
   for (const s of subFolders) {
-    if (loads.all || loads.folders.has(s.name)) {
-      addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
-      continue;
-    }
+    if (loads.all || loads.folders.has(s.name)) addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
+    else ctx.unloadedMu.push({ dir, name: s.name, headed: s.headed });
+  }
+}
+
+/**
+ * mu-plugins sub-folders that no top-level file loads. One that a Composer `wordpress-muplugin` package installs is
+ * listed with its header (Composer put it there for the site), with a note that it runs only through a loader; any
+ * other is a note, not listed.
+ */
+function settleUnloadedMu(ctx: Ctx): void {
+  const composer = new Set(
+    ctx.components.filter((c) => c.kind === 'plugin' && c.locations.some((l) => l.source === 'composer.json' || l.source === 'composer.lock')).map((c) => c.slug),
+  );
+  for (const s of ctx.unloadedMu) {
     const main = mainFile(s.headed, s.name + '.php');
     const nameLoc = main.headers['Plugin Name'];
+    if (composer.has(s.name)) {
+      addPlugin(ctx, s.name, s.headed, s.name + '.php', true);
+      problem(
+        ctx,
+        main.file,
+        l10n.t('Must-use plugin "{0}" is installed by Composer into the sub-folder {1}/ of {2}/: listed, but WordPress loads only the top-level files, so it runs only when a loader requires it (Bedrock\'s autoloader, a top-level file that requires it), and none there does.', nameLoc.value, s.name, path.basename(s.dir)),
+        nameLoc,
+        { severity: 'info' },
+      );
+      continue;
+    }
     problem(
       ctx,
       main.file,
-      l10n.t('Must-use plugin "{0}" is in the sub-folder {1}/ of {2}/: not loaded unless a loader requires it (WordPress loads only the top-level files, and no file there requires this folder or is Bedrock\'s autoloader); not listed.', nameLoc.value, s.name, path.basename(dir)),
+      l10n.t('Must-use plugin "{0}" is in the sub-folder {1}/ of {2}/: not loaded unless a loader requires it (WordPress loads only the top-level files, and no file there requires this folder or is Bedrock\'s autoloader); not listed.', nameLoc.value, s.name, path.basename(s.dir)),
       nameLoc,
       { severity: 'info' },
     );
@@ -447,7 +473,9 @@ async function scanThemesDir(ctx: Ctx, dir: string): Promise<void> {
         }),
       );
       if (found === 0 && !ctx.limit.truncated) {
-        problem(ctx, abs, l10n.t('Theme folder "{0}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.', e.name), undefined, { severity: 'info' });
+        // A warning: it leaves a theme of the site uncounted (an uninitialised submodule, most often).
+        problem(ctx, abs, l10n.t('Theme folder "{0}" has no style.css: WordPress lists it as a broken theme ("Stylesheet is missing"); not counted.', e.name));
+        ctx.brokenThemes.add(ctx.problems[ctx.problems.length - 1]);
       }
     }),
   );
@@ -684,14 +712,15 @@ function coreDirsOf(entries: Dirent[]): ReadonlySet<string> {
  * findings, kept when it found a component.
  */
 async function tentativeContentRoot(ctx: Ctx, dir: string, entries: Dirent[]): Promise<boolean> {
-  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], alreadyScanned: { count: 0 } };
+  const trial: Ctx = { ...ctx, components: [], problems: [], parents: [], unloadedMu: [], alreadyScanned: { count: 0 } };
   await scanContentRoot(trial, dir, entries);
   ctx.parents.push(...trial.parents);
   ctx.components.push(...trial.components);
   // A role folder scanned elsewhere (the same real folder reached through a symlink) proves it as well.
   const proven = trial.components.length > 0 || trial.alreadyScanned!.count > 0;
-  // Not a content root: its "broken theme" notes are noise, but a file that could not be read is still said.
-  ctx.problems.push(...(proven ? trial.problems : trial.problems.filter((p) => p.severity !== 'info')));
+  if (proven) ctx.unloadedMu.push(...trial.unloadedMu);
+  // Not a content root: its "broken theme" problems and notes are noise, but a file that could not be read is still said.
+  ctx.problems.push(...(proven ? trial.problems : trial.problems.filter((p) => p.severity !== 'info' && !ctx.brokenThemes.has(p))));
   return proven;
 }
 
@@ -860,13 +889,16 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
   );
 }
 
-/** Locations in files found on disk (a child theme's Template line included), as opposed to declaration files. */
-const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugin-header', 'theme-header', 'mu-plugin', 'theme-parent']);
+/**
+ * Locations in files found on disk (a child theme's Template line included, and VIP loader calls), as opposed to
+ * declaration files: a file of these reached through a link to outside the workspace is private to someone else.
+ */
+const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugin-header', 'theme-header', 'mu-plugin', 'theme-parent', 'vip-load-plugin']);
 
 /**
- * A plugin or theme folder inside plugins/ or themes/ may be a link, and WordPress reads it: so is it read here. One
- * whose headers all lie outside the workspace is flagged (not looked up without the user's say: its name may be
- * private) and said, once per component.
+ * A plugin or theme folder inside plugins/ or themes/ may be a link, and WordPress reads it: so is it read here, and
+ * so is a VIP loader reached through a link. One whose headers (or loader calls) all lie outside the workspace is
+ * flagged: not looked up without the user's say, its name may be private. Said by outsideNotes, after the merge.
  */
 async function markOutside(ctx: Ctx): Promise<void> {
   await Promise.all(
@@ -874,15 +906,29 @@ async function markOutside(ctx: Ctx): Promise<void> {
       const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
       if (files.length === 0) return;
       const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
-      if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
-      c.outsideWorkspace = true;
-      const message =
-        c.kind === 'plugin'
-          ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
-          : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
-      problem(ctx, files[0], message, undefined, { severity: 'info' });
+      if (reals.every((r) => r !== null && !insideRealRoot(ctx, r))) c.outsideWorkspace = true;
     }),
   );
+}
+
+/**
+ * One note per component that is still flagged once every source is merged: a plugin that Composer (or a file inside
+ * the workspace) declares as well is looked up, and is not said to be otherwise.
+ */
+function outsideNotes(ctx: Ctx, merged: DetectedComponent[]): void {
+  for (const c of merged) {
+    if (c.outsideWorkspace !== true) continue;
+    const at = c.locations.find((l) => HEADER_SOURCES.has(l.source) && l.source !== 'vip-load-plugin') ?? c.locations.find((l) => HEADER_SOURCES.has(l.source));
+    if (!at) continue;
+    const file = path.join(ctx.root, ...at.file.split('/'));
+    const message =
+      at.source === 'vip-load-plugin'
+        ? l10n.t('Plugin "{0}" is declared by wpcom_vip_load_plugin() in a file outside the workspace (reached through a symbolic link): listed, not looked up unless you ask.', c.slug)
+        : c.kind === 'plugin'
+          ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
+          : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
+    problem(ctx, file, message, at.source === 'vip-load-plugin' ? at : undefined, { severity: 'info' });
+  }
 }
 
 function newCtx(absRoot: string, options: ScanOptions): Ctx {
@@ -907,6 +953,8 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     rootInstalls: [],
     rootOwn: [],
     rootEntries: [],
+    unloadedMu: [],
+    brokenThemes: new WeakSet(),
   };
   ctx.fs = options.io === 'async' ? new AsyncFs(ctx.stats, options.concurrency) : new SlicedSyncFs(ctx.stats);
   return ctx;
@@ -958,12 +1006,15 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
     for (const e of ctx.rootEntries) if (e.kind === c.kind && e.slug === c.slug) e.slug = names[0];
     c.slug = names[0];
   }
+  settleUnloadedMu(ctx);
   addParents(ctx);
   await markOutside(ctx);
+  const merged = mergeComponents(ctx.components);
+  outsideNotes(ctx, merged);
 
   return {
     root: absRoot,
-    components: decideLookups(mergeComponents(ctx.components)),
+    components: decideLookups(merged),
     problems: normalizeProblems([...ctx.problems, ...ctx.limit.problems]),
     stats: ctx.stats,
   };

@@ -1,6 +1,6 @@
 // What each VS Code surface shows, decided here over the session (no vscode): the hover's notice, the diagnostic of a
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
-import { formatQuota, isoTime, isWorseThan } from '../format';
+import { formatCount, formatMemoryKb, formatMs, formatQuota, isoTime, isWorseThan, plural } from '../format';
 import { l10n } from '../l10n';
 import { hoverMarkdown } from '../present';
 import { lookupExplanation } from '../scan/lookup';
@@ -44,7 +44,13 @@ export function componentDiagnostic(session: WorkspaceSession, entry: ComponentE
   if (!isWorseThan(r.grade, minimum)) return null;
   const a = r.contexts.activation;
   const grade = l10n.t('{0}: performance grade {1} (score {2}), below the minimum {3}.', r.name, r.grade ?? '?', r.score ?? '?', minimum);
-  const cost = a ? ` ${l10n.t('Activation adds {0} ms TTFB, {1} MB memory, {2} queries.', Math.round(a.ttfbDeltaMs), Math.round(a.memoryDeltaKb / 1024), a.queriesDelta)}` : '';
+  const cost = a
+    ? ` ${plural(
+        Math.round(a.queriesDelta),
+        l10n.t('Activation adds {0} TTFB, {1} memory, 1 query.', formatMs(a.ttfbDeltaMs), formatMemoryKb(a.memoryDeltaKb)),
+        l10n.t('Activation adds {0} TTFB, {1} memory, {2} queries.', formatMs(a.ttfbDeltaMs), formatMemoryKb(a.memoryDeltaKb), formatCount(a.queriesDelta)),
+      )}`
+    : '';
   return { severity: 'warning', code: 'grade-below-threshold', message: stale(`${grade}${cost}`) };
 }
 
