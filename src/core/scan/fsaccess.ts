@@ -35,8 +35,6 @@ export interface ScanFs {
    * any order. Sliced mode reads them in one go, without a promise per file.
    */
   withHeads(files: string[], regular: boolean[], use: (i: number, head: Buffer | null, why?: string) => void): Promise<void>;
-  /** Whether `p` itself is a symbolic link (lstat); null when it cannot be stat'ed. */
-  isLink(p: string): Promise<boolean | null>;
   /** How many folders a caller should work on at once: 1 in sliced mode (all synchronous anyway), more in async mode. */
   readonly parallel: number;
   /** The whole file as UTF-8, or why not (not a regular file, over `maxBytes`, unreadable). */
@@ -118,7 +116,9 @@ export class SlicedSyncFs implements ScanFs {
   async realpath(p: string): Promise<string | null> {
     if (this.due()) await this.pause();
     try {
-      return fs.realpathSync(p);
+      // One call (libc realpath(3)) rather than an lstat and a Stats object per path component, as the JS version
+      // does; Windows keeps the JS version (the native one turns mapped drives into UNC paths).
+      return process.platform === 'win32' ? fs.realpathSync(p) : fs.realpathSync.native(p);
     } catch {
       return null;
     }
@@ -161,14 +161,6 @@ export class SlicedSyncFs implements ScanFs {
       const h = this.head(files[i], regular[i]);
       if (typeof h === 'string') use(i, null, h);
       else use(i, h);
-    }
-  }
-  async isLink(p: string): Promise<boolean | null> {
-    if (this.due()) await this.pause();
-    try {
-      return fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? null;
-    } catch {
-      return null;
     }
   }
   async readText(file: string, maxBytes: number): Promise<TextRead> {
@@ -251,9 +243,6 @@ export class AsyncFs implements ScanFs {
   }
   async withHeads(files: string[], regular: boolean[], use: (i: number, head: Buffer | null, why?: string) => void): Promise<void> {
     await Promise.all(files.map((f, i) => this.withHead(f, (b, why) => use(i, b, why), regular[i])));
-  }
-  isLink(p: string): Promise<boolean | null> {
-    return this.io.run(() => fsp.lstat(p)).then((s) => s.isSymbolicLink(), () => null);
   }
   readText(file: string, maxBytes: number): Promise<TextRead> {
     return this.io

@@ -812,47 +812,23 @@ async function walk(ctx: Ctx, dir: string, real: string, entries: Dirent[] | nul
 const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugin-header', 'theme-header', 'mu-plugin', 'theme-parent']);
 
 /**
- * fs.realpath() of a path under the root, one lstat per component not seen before (not one per component and
- * path, as realpath does): a component that is not a link is its parent's real path and its name.
- */
-function realPathOf(ctx: Ctx, abs: string, memo: Map<string, Promise<string | null>>): Promise<string | null> {
-  if (abs === ctx.root) return Promise.resolve(ctx.realRoot);
-  const parent = path.dirname(abs);
-  if (parent === abs || !insideRoot(ctx, parent)) return ctx.fs.realpath(abs);
-  let r = memo.get(abs);
-  if (!r) {
-    r = ctx.fs.isLink(abs).then(async (link) => {
-      if (link === null) return null;
-      if (link) return ctx.fs.realpath(abs);
-      const up = await realPathOf(ctx, parent, memo);
-      return up === null ? null : childPath(up, path.basename(abs));
-    });
-    memo.set(abs, r);
-  }
-  return r;
-}
-
-/**
  * A plugin or theme folder inside plugins/ or themes/ may be a link, and WordPress reads it: so is it read here. One
  * whose headers all lie outside the workspace is flagged (not looked up without the user's say: its name may be
  * private) and said, once per component.
  */
 async function markOutside(ctx: Ctx): Promise<void> {
-  const memo = new Map<string, Promise<string | null>>();
-  await Promise.all(
-    ctx.components.map(async (c) => {
-      const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
-      if (files.length === 0) return;
-      const reals = await Promise.all(files.map((f) => realPathOf(ctx, f, memo)));
-      if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
-      c.outsideWorkspace = true;
-      const message =
-        c.kind === 'plugin'
-          ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
-          : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
-      problem(ctx, files[0], message, undefined, { severity: 'info' });
-    }),
-  );
+  await eachLimit(ctx.components, ctx.fs.parallel, async (c) => {
+    const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
+    if (files.length === 0) return;
+    const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
+    if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
+    c.outsideWorkspace = true;
+    const message =
+      c.kind === 'plugin'
+        ? l10n.t('Plugin "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug)
+        : l10n.t('Theme "{0}" is read through a symbolic link to a folder outside the workspace: listed, not looked up unless you ask.', c.slug);
+    problem(ctx, files[0], message, undefined, { severity: 'info' });
+  });
 }
 
 function newCtx(absRoot: string, options: ScanOptions): Ctx {
