@@ -27,9 +27,10 @@ export interface ScanFs {
    * First 8 KiB of a file, handed to `use` (the buffer may be reused after `use` returns);
    * `use` gets null and why when the file is not a regular file (FIFO, socket, device: never opened)
    * or cannot be opened. `regular`: the caller already knows it is a regular file (a non-link dirent),
-   * which saves a stat. A directory is empty, as file_get_contents() makes it.
+   * which saves a stat. A directory is empty, as file_get_contents() makes it. `plain`: the file was known not to be
+   * a symbolic link (a regular dirent, or an lstat), so its real path is its folder's and its name.
    */
-  withHead<T>(file: string, use: (head: Buffer | null, why?: string) => T, regular?: boolean): Promise<T>;
+  withHead<T>(file: string, use: (head: Buffer | null, why?: string, plain?: boolean) => T, regular?: boolean): Promise<T>;
   /**
    * withHead() for several files (the top-level files of one plugin folder): `use(i, head, why)` for each, in
    * any order. Sliced mode reads them in one go, without a promise per file.
@@ -80,6 +81,8 @@ export class SlicedSyncFs implements ScanFs {
   readonly parallel = 1;
   private last = performance.now();
   private readonly buf = Buffer.allocUnsafe(HEADER_BYTES);
+  /** Whether the last head() read a file known not to be a link. */
+  private plain = false;
   constructor(private readonly stats: IoStats, private readonly sliceMs = 8) {}
 
   /** True when the current slice is used up: the caller must `await this.pause()` first. */
@@ -126,10 +129,14 @@ export class SlicedSyncFs implements ScanFs {
   /** The first 8 KiB (a view of the reused buffer), or why the file was not read. */
   private head(file: string, regular?: boolean): Buffer | string {
     let fd: number;
+    this.plain = regular === true;
     try {
       if (!regular) {
-        // A missing file is common (the `<folder>/<folder>.php` probe): no exception built for it.
-        const st = fs.statSync(file, { throwIfNoEntry: false });
+        // A missing file is common (the `<folder>/<folder>.php` probe): no exception built for it. lstat first (the
+        // same one call for a plain file), then stat to follow a link.
+        let st = fs.lstatSync(file, { throwIfNoEntry: false });
+        this.plain = st !== undefined && !st.isSymbolicLink();
+        if (st && !this.plain) st = fs.statSync(file, { throwIfNoEntry: false });
         if (!st) return errWhy({ code: 'ENOENT' });
         const why = special(st);
         if (why) return why;
@@ -150,10 +157,10 @@ export class SlicedSyncFs implements ScanFs {
     this.stats.bytesRead += n;
     return this.buf.subarray(0, n);
   }
-  async withHead<T>(file: string, use: (head: Buffer | null, why?: string) => T, regular?: boolean): Promise<T> {
+  async withHead<T>(file: string, use: (head: Buffer | null, why?: string, plain?: boolean) => T, regular?: boolean): Promise<T> {
     if (this.due()) await this.pause();
     const h = this.head(file, regular);
-    return typeof h === 'string' ? use(null, h) : use(h);
+    return typeof h === 'string' ? use(null, h) : use(h, undefined, this.plain);
   }
   async withHeads(files: string[], regular: boolean[], use: (i: number, head: Buffer | null, why?: string) => void): Promise<void> {
     for (let i = 0; i < files.length; i++) {
@@ -209,13 +216,13 @@ export class AsyncFs implements ScanFs {
   realpath(p: string): Promise<string | null> {
     return this.io.run(() => fsp.realpath(p)).catch(() => null);
   }
-  withHead<T>(file: string, use: (head: Buffer | null, why?: string) => T, regular?: boolean): Promise<T> {
+  withHead<T>(file: string, use: (head: Buffer | null, why?: string, plain?: boolean) => T, regular?: boolean): Promise<T> {
     return this.io.run(
       () =>
         new Promise<T>((resolve, reject) => {
           const done = (b: Buffer | null, why?: string) => {
             try {
-              resolve(use(b, why));
+              resolve(use(b, why, regular === true));
             } catch (e) {
               reject(e);
             }

@@ -65,6 +65,11 @@ interface Ctx {
   walked: Set<string>;
   /** Real paths of plugins / mu-plugins / themes folders already scanned. */
   roleDirs: Set<string>;
+  /**
+   * Header files read through no link from a plugins folder inside the workspace (a plain folder, a plain file): their
+   * real path is inside, so markOutside() need not resolve them.
+   */
+  readInside: Set<string>;
   /** installer-paths targets (scanned as role folders after the walk) and core install dirs: never walked. */
   noWalk: Set<string>;
   installerTargets: { dir: string; role: Role }[];
@@ -223,13 +228,14 @@ async function readPluginHeaders(ctx: Ctx, file: string, regular?: boolean): Pro
 }
 
 /** The headed *.php files directly in `dir` (get_plugins() for one folder), `<folder>.php` first when it is headed. */
-async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderName: string): Promise<HeadedFile[]> {
+async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderName: string, inside = false): Promise<HeadedFile[]> {
   const files = entries.filter((s) => !s.name.startsWith('.') && s.name.endsWith('.php'));
   // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version; WordPress would list the
   // folder's other headed files as more plugins of the same slug, which only adds locations.
   const main = files.find((s) => s.name === folderName + '.php');
   if (main && !ctx.allPluginFiles) {
     const h = await readPluginHeaders(ctx, childPath(dir, main.name), main.isFile());
+    if (h && inside && main.isFile()) ctx.readInside.add(h.file);
     if (h) return [h];
   }
   const rest = main && !ctx.allPluginFiles ? files.filter((f) => f !== main) : files;
@@ -243,7 +249,9 @@ async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderNa
     (i, buf, why) => {
       if (!buf) return void problem(ctx, paths[i], l10n.t('{0} {1}; WordPress would not list it either.', path.basename(paths[i]), why ?? l10n.t('could not be read')));
       const h = parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name');
-      if (!phpEmpty(h['Plugin Name']?.value)) headed[i] = { file: paths[i], headers: h };
+      if (phpEmpty(h['Plugin Name']?.value)) return;
+      headed[i] = { file: paths[i], headers: h };
+      if (inside && rest[i].isFile()) ctx.readInside.add(paths[i]);
     },
   );
   return headed.filter((h): h is HeadedFile => h !== undefined);
@@ -254,7 +262,7 @@ async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderNa
  * names starting with `.` skipped; symlinked folders followed; a file counts only with a non-empty
  * Plugin Name. Several headed files in one folder are one slug (the folder name, as it is).
  */
-async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
+async function scanPluginsDir(ctx: Ctx, dir: string, inside = false): Promise<void> {
   const entries = await readDir(ctx, dir);
   if (!entries) return;
   await eachLimit(entries, ctx.fs.parallel, async (e) => {
@@ -267,8 +275,10 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       let mainRead = false;
       if (!ctx.allPluginFiles) {
         const main = childPath(abs, e.name + '.php');
-        const h = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
+        let plain = false;
+        const h = await ctx.fs.withHead(main, (buf, _why, p) => ((plain = p === true), buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
         if (h && !phpEmpty(h['Plugin Name']?.value)) {
+          if (inside && plain && e.isDirectory()) ctx.readInside.add(main);
           addPlugin(ctx, e.name, [{ file: main, headers: h }], e.name + '.php');
           return;
         }
@@ -276,10 +286,11 @@ async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
       }
       const sub = await readDir(ctx, abs);
       if (!sub) return;
-      const headed = await headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== e.name + '.php') : sub, e.name);
+      const headed = await headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== e.name + '.php') : sub, e.name, inside && e.isDirectory());
       if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php');
     } else if (e.name.endsWith('.php')) {
       const h = await readPluginHeaders(ctx, abs, e.isFile());
+      if (h && inside && e.isFile()) ctx.readInside.add(h.file);
       if (h) addPlugin(ctx, pluginFileSlug(e.name), [h], e.name);
     }
   });
@@ -579,7 +590,7 @@ async function scanRoleDir(ctx: Ctx, dir: string, role: Role): Promise<void> {
     return;
   }
   ctx.roleDirs.add(real);
-  if (role === 'plugins') await scanPluginsDir(ctx, dir);
+  if (role === 'plugins') await scanPluginsDir(ctx, dir, insideRealRoot(ctx, real));
   else if (role === 'mu-plugins') await scanMuPluginsDir(ctx, dir);
   else await scanThemesDir(ctx, dir);
 }
@@ -819,7 +830,7 @@ const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugi
 async function markOutside(ctx: Ctx): Promise<void> {
   await eachLimit(ctx.components, ctx.fs.parallel, async (c) => {
     const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
-    if (files.length === 0) return;
+    if (files.length === 0 || files.some((f) => ctx.readInside.has(f))) return;
     const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
     if (!reals.every((r) => r !== null && !insideRealRoot(ctx, r))) return;
     c.outsideWorkspace = true;
@@ -845,6 +856,7 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     signal: options.signal,
     walked: new Set(),
     roleDirs: new Set(),
+    readInside: new Set(),
     noWalk: new Set(),
     installerTargets: [],
     parents: [],
