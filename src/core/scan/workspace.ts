@@ -90,14 +90,23 @@ interface Ctx {
   rootEntries: DetectedComponent[];
 }
 
+/** path.sep, read once (in a bundle, `path.sep` is a getter call). */
+const SEP = path.sep;
+
 function rel(ctx: Ctx, abs: string): string {
+  // The common case, a normalised path under a normalised root (every file the scan found): a slice, as
+  // path.relative() would give after resolving both. Anything else (Windows, `.` or `..` parts, doubled or trailing
+  // separators) goes through path.relative().
+  if (SEP === '/' && abs.startsWith(ctx.root) && abs[ctx.root.length] === '/' && ctx.root !== '/' && !abs.includes('/.') && !abs.includes('//') && !abs.endsWith('/')) {
+    return abs.slice(ctx.root.length + 1);
+  }
   const r = path.relative(ctx.root, abs);
   return r.split(path.sep).join('/');
 }
 
 /** path.join(dir, name) for a normalised folder and a name read from it (no separator, never `.` or `..`), without re-normalising. */
 function childPath(dir: string, name: string): string {
-  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+  return dir.endsWith(SEP) ? dir + name : dir + SEP + name;
 }
 
 /** Runs `fn` over `items`, `n` at a time: in sliced mode one, so only one folder's entries are alive at once. */
