@@ -89,6 +89,8 @@ export class SlicedSyncFs implements ScanFs {
   private readonly buf = Buffer.allocUnsafe(HEADER_BYTES);
   /** Whether the last head() read a file known not to be a link. */
   private plain = false;
+  /** Why a missing file was not read, worded once per scan (most `<folder>/<folder>.php` probes find nothing). */
+  private enoent?: string;
   constructor(private readonly stats: IoStats, private readonly sliceMs = 8) {}
 
   /** True when the current slice is used up: the caller must `await this.pause()` first. */
@@ -143,7 +145,7 @@ export class SlicedSyncFs implements ScanFs {
         let st = lstatSync(file, { throwIfNoEntry: false });
         this.plain = st !== undefined && !st.isSymbolicLink();
         if (st && !this.plain) st = statSync(file, { throwIfNoEntry: false });
-        if (!st) return errWhy({ code: 'ENOENT' });
+        if (!st) return (this.enoent ??= errWhy({ code: 'ENOENT' }));
         const why = special(st);
         if (why) return why;
       }
