@@ -298,8 +298,10 @@ async function figureDetectionOther(tmp: string): Promise<void> {
     row(id, 'Ratio ours / WordPress, whole process, this tree', `${round(cliMs / wpWall, 2)} (per pair: ${ratios.map((r) => round(r, 2)).join(', ')})`, '≤ 0.7', check(cliMs / wpWall <= 0.7));
     // The slugs, from one more in-process scan (the CLI's JSON carries them too, but this keeps one comparison).
     const { value: scan, worstMs, worstWallMs } = await longestBlockMs(() => scanWorkspace(site.dir));
-    (details.detectionOther as Record<string, unknown>).longestBlock = { cpuMs: worstMs, wallMs: worstWallMs };
-    row(id, 'Longest event-loop block during an in-process scanWorkspace() of this tree (CPU time)', `${ms(worstMs)} (longest wall-clock gap ${ms(worstWallMs)})`, '≤ 50 ms', check(worstMs <= 50));
+    // The extension host scans with io: 'async' (SessionHost's default scanner): watched as well.
+    const hosted = await longestBlockMs(() => timed(() => scanWorkspace(site.dir, { io: 'async' })));
+    (details.detectionOther as Record<string, unknown>).longestBlock = { cpuMs: worstMs, wallMs: worstWallMs, asyncCpuMs: hosted.worstMs, asyncWallMs: hosted.worstWallMs, asyncScanMs: hosted.value.ms };
+    row(id, 'Longest event-loop block during an in-process scanWorkspace() of this tree (CPU time)', `${ms(worstMs)} (longest wall-clock gap ${ms(worstWallMs)}); io: 'async', as in the extension host: ${ms(hosted.worstMs)} (gap ${ms(hosted.worstWallMs)}; scan ${ms(hosted.value.ms)})`, '≤ 50 ms', check(Math.max(worstMs, hosted.worstMs) <= 50));
     const wpSet = wordpressSlugs(wpFirst.out);
     const ourSet = ourSlugs(scan.components, path.relative(site.dir, site.contentDir).split(path.sep).join('/'));
     const missing = [...wpSet].filter((k) => !ourSet.has(k));
@@ -504,8 +506,11 @@ async function figureScale(tmp: string): Promise<void> {
       settle();
       log(`scale: ${n} plugins (${g.filesWritten} files added in ${round((Date.now() - t0) / 1000, 1)} s)`);
       await scanWorkspace(dir); // first run after writing, not counted
+      // At least SCALE_RUNS, and more for the small sizes (a few ms each) until the point has taken a second: the
+      // fastest of many is what a 3 ms scan costs, not what the neighbours' load made of 5 of them.
       const runs: number[] = [];
-      for (let i = 0; i < SCALE_RUNS; i++) runs.push((await timed(() => scanWorkspace(dir))).ms);
+      const tPoint = Date.now();
+      while (runs.length < SCALE_RUNS || (Date.now() - tPoint < 1000 && runs.length < 50)) runs.push((await timed(() => scanWorkspace(dir))).ms);
       // The minimum: what the code costs; a median still carries the load of a shared machine (1.25 per step seen).
       const t = Math.min(...runs);
       points.push({ plugins: n, ms: t, runsMs: runs, perPluginMs: t / n });
@@ -521,7 +526,7 @@ async function figureScale(tmp: string): Promise<void> {
     steps.push(round(growth, 2).toString());
   }
   details.scale = { points, growthVsLinear: steps };
-  row(id, `Detection time by plugin count (warm, fastest of ${SCALE_RUNS})`, points.map((p) => `${p.plugins}: ${ms(p.ms)} (${round(p.perPluginMs * 1000, 0)} µs/plugin)`).join('; '), 'report', 'info');
+  row(id, `Detection time by plugin count (warm, fastest of ${SCALE_RUNS}–50 runs: as many as fit in a second)`, points.map((p) => `${p.plugins}: ${ms(p.ms)} (${round(p.perPluginMs * 1000, 0)} µs/plugin)`).join('; '), 'report', 'info');
   row(id, 'Growth per step vs linear, t(n2)/t(n1) ÷ (n2/n1)', `${steps.join(', ')} (worst ${round(worst, 2)})`, '≤ 1.2 each step', check(worst <= 1.2));
 }
 
