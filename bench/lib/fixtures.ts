@@ -25,6 +25,12 @@ export interface SiteOptions {
    * else is written: a site grows in place, and folder i is the same whatever the total.
    */
   pluginsFrom?: number;
+  /**
+   * 'other': every plugin's main file is named otherwise than the folder (as `contact-form-7/wp-contact-form-7.php`,
+   * `wordpress-seo/wp-seo.php`): no `<folder>/<folder>.php` shortcut, every folder is listed and its top-level
+   * files read. Default 'folder': mostly `<folder>/<folder>.php`, as generated before.
+   */
+  mainFile?: 'folder' | 'other';
 }
 
 export interface GeneratedSite {
@@ -251,7 +257,13 @@ export function generateSite(dir: string, opts: SiteOptions): GeneratedSite {
     const r = rnd();
     const noHeaders = r >= 0.98 && r < 0.99;
     const names = new Set<string>();
-    if (r < 0.88) {
+    if (opts.mainFile === 'other') {
+      // Named otherwise than the folder: wp-<slug>.php, <slug_with_underscores>.php, plugin.php, init.php.
+      const under = slug.replace(/-/g, '_');
+      const main = pick(rnd, [`wp-${slug}.php`, `${under === slug ? `${slug}-main` : under}.php`, 'plugin.php', 'init.php']);
+      w.write(path.join(pdir, main), headed);
+      names.add(main);
+    } else if (r < 0.88) {
       // The common case: <slug>/<slug>.php carries the header.
       w.write(path.join(pdir, `${slug}.php`), headed);
       names.add(`${slug}.php`);

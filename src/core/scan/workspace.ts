@@ -66,6 +66,11 @@ interface Ctx {
   walked: Set<string>;
   /** Real paths of plugins / mu-plugins / themes folders already scanned. */
   roleDirs: Set<string>;
+  /**
+   * Header files read through no link from a plugins folder inside the workspace (a plain folder, a plain file): their
+   * real path is inside, so markOutside() need not resolve them.
+   */
+  readInside: Set<string>;
   /** installer-paths targets (scanned as role folders after the walk) and core install dirs: never walked. */
   noWalk: Set<string>;
   installerTargets: { dir: string; role: Role }[];
@@ -90,9 +95,32 @@ interface Ctx {
   brokenThemes: WeakSet<ScanProblem>;
 }
 
+/** path.sep, read once (in a bundle, `path.sep` is a getter call). */
+const SEP = path.sep;
+
 function rel(ctx: Ctx, abs: string): string {
+  // The common case, a normalised path under a normalised root (every file the scan found): a slice, as
+  // path.relative() would give after resolving both. Anything else (Windows, `.` or `..` parts, doubled or trailing
+  // separators) goes through path.relative().
+  if (SEP === '/' && abs.startsWith(ctx.root) && abs[ctx.root.length] === '/' && ctx.root !== '/' && !abs.includes('/.') && !abs.includes('//') && !abs.endsWith('/')) {
+    return abs.slice(ctx.root.length + 1);
+  }
   const r = path.relative(ctx.root, abs);
   return r.split(path.sep).join('/');
+}
+
+/** path.join(dir, name) for a normalised folder and a name read from it (no separator, never `.` or `..`), without re-normalising. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(SEP) ? dir + name : dir + SEP + name;
+}
+
+/** Runs `fn` over `items`, `n` at a time: in sliced mode one, so only one folder's entries are alive at once. */
+async function eachLimit<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
 }
 
 /** Whether a path stays inside the opened folder (what leaves it is never read). */
@@ -222,18 +250,33 @@ async function readPluginHeaders(ctx: Ctx, file: string, regular?: boolean): Pro
 }
 
 /** The headed *.php files directly in `dir` (get_plugins() for one folder), `<folder>.php` first when it is headed. */
-async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderName: string): Promise<HeadedFile[]> {
+async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderName: string, inside = false): Promise<HeadedFile[]> {
   const files = entries.filter((s) => !s.name.startsWith('.') && s.name.endsWith('.php'));
   // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version; WordPress would list the
   // folder's other headed files as more plugins of the same slug, which only adds locations.
   const main = files.find((s) => s.name === folderName + '.php');
   if (main && !ctx.allPluginFiles) {
-    const h = await readPluginHeaders(ctx, path.join(dir, main.name), main.isFile());
+    const h = await readPluginHeaders(ctx, childPath(dir, main.name), main.isFile());
+    if (h && inside && main.isFile()) ctx.readInside.add(h.file);
     if (h) return [h];
   }
   const rest = main && !ctx.allPluginFiles ? files.filter((f) => f !== main) : files;
-  const headed = await Promise.all(rest.map((s) => readPluginHeaders(ctx, path.join(dir, s.name), s.isFile())));
-  return headed.filter((h): h is HeadedFile => h !== null);
+  // One await for the folder, not a promise per file: the same reads and checks as readPluginHeaders().
+  checkAbort(ctx);
+  const paths = rest.map((s) => childPath(dir, s.name));
+  const headed: (HeadedFile | undefined)[] = new Array(rest.length);
+  await ctx.fs.withHeads(
+    paths,
+    rest.map((s) => s.isFile()),
+    (i, buf, why) => {
+      if (!buf) return void problem(ctx, paths[i], l10n.t('{0} {1}; WordPress would not list it either.', path.basename(paths[i]), why ?? l10n.t('could not be read')));
+      const h = parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name');
+      if (phpEmpty(h['Plugin Name']?.value)) return;
+      headed[i] = { file: paths[i], headers: h };
+      if (inside && rest[i].isFile()) ctx.readInside.add(paths[i]);
+    },
+  );
+  return headed.filter((h): h is HeadedFile => h !== undefined);
 }
 
 /**
@@ -241,39 +284,40 @@ async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderNa
  * names starting with `.` skipped; symlinked folders followed; a file counts only with a non-empty
  * Plugin Name. Several headed files in one folder are one slug (the folder name, as it is).
  */
-async function scanPluginsDir(ctx: Ctx, dir: string): Promise<void> {
+async function scanPluginsDir(ctx: Ctx, dir: string, inside = false): Promise<void> {
   const entries = await readDir(ctx, dir);
   if (!entries) return;
-  await Promise.all(
-    entries.map(async (e) => {
-      if (e.name.startsWith('.')) return;
-      const abs = path.join(dir, e.name);
-      if (await isDirEntry(ctx, dir, e)) {
-        // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version without listing the folder
-        // (its other headed files would only add locations of the same slug). Missing or not a plain file: list it.
-        // Kept inline: one more async layer per folder costs ~5 MB of peak memory on 2,000 plugins (npm run bench).
-        let mainRead = false;
-        if (!ctx.allPluginFiles) {
-          const main = path.join(abs, e.name + '.php');
-          const h = await ctx.fs.withHead(main, (buf) => (buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
-          if (h && !phpEmpty(h['Plugin Name']?.value)) {
-            addPlugin(ctx, e.name, [{ file: main, headers: h }], e.name + '.php');
-            return;
-          }
-          mainRead = h !== null; // read, no header: not read again below
+  await eachLimit(entries, ctx.fs.parallel, async (e) => {
+    if (e.name.startsWith('.')) return;
+    const abs = childPath(dir, e.name);
+    if (await isDirEntry(ctx, dir, e)) {
+      // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version without listing the folder
+      // (its other headed files would only add locations of the same slug). Missing or not a plain file: list it.
+      // Kept inline: one more async layer per folder costs ~5 MB of peak memory on 2,000 plugins (npm run bench).
+      let mainRead = false;
+      if (!ctx.allPluginFiles) {
+        const main = childPath(abs, e.name + '.php');
+        let plain = false;
+        const h = await ctx.fs.withHead(main, (buf, _why, p) => ((plain = p === true), buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
+        if (h && !phpEmpty(h['Plugin Name']?.value)) {
+          if (inside && plain && e.isDirectory()) ctx.readInside.add(main);
+          addPlugin(ctx, e.name, [{ file: main, headers: h }], e.name + '.php');
+          return;
         }
-        const sub = await readDir(ctx, abs);
-        if (!sub) return;
-        const headed = await headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== e.name + '.php') : sub, e.name);
-        if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php');
-      } else if (e.name.endsWith('.php')) {
-        const h = await readPluginHeaders(ctx, abs, e.isFile());
-        if (h) addPlugin(ctx, pluginFileSlug(e.name), [h], e.name);
-      } else {
-        await brokenLink(ctx, dir, e);
+        mainRead = h !== null; // read, no header: not read again below
       }
-    }),
-  );
+      const sub = await readDir(ctx, abs);
+      if (!sub) return;
+      const headed = await headedPhpFiles(ctx, abs, mainRead ? sub.filter((x) => x.name !== e.name + '.php') : sub, e.name, inside && e.isDirectory());
+      if (headed.length) addPlugin(ctx, e.name, headed, e.name + '.php');
+    } else if (e.name.endsWith('.php')) {
+      const h = await readPluginHeaders(ctx, abs, e.isFile());
+      if (h && inside && e.isFile()) ctx.readInside.add(h.file);
+      if (h) addPlugin(ctx, pluginFileSlug(e.name), [h], e.name);
+    } else {
+      await brokenLink(ctx, dir, e);
+    }
+  });
 }
 
 function mainFile(headed: HeadedFile[], preferred: string): HeadedFile {
@@ -659,7 +703,7 @@ async function scanRoleDir(ctx: Ctx, dir: string, role: Role): Promise<void> {
     return;
   }
   ctx.roleDirs.add(real);
-  if (role === 'plugins') await scanPluginsDir(ctx, dir);
+  if (role === 'plugins') await scanPluginsDir(ctx, dir, insideRealRoot(ctx, real));
   else if (role === 'mu-plugins') await scanMuPluginsDir(ctx, dir);
   else await scanThemesDir(ctx, dir);
 }
@@ -901,14 +945,12 @@ const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(['plugi
  * flagged: not looked up without the user's say, its name may be private. Said by outsideNotes, after the merge.
  */
 async function markOutside(ctx: Ctx): Promise<void> {
-  await Promise.all(
-    ctx.components.map(async (c) => {
-      const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
-      if (files.length === 0) return;
-      const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
-      if (reals.every((r) => r !== null && !insideRealRoot(ctx, r))) c.outsideWorkspace = true;
-    }),
-  );
+  await eachLimit(ctx.components, ctx.fs.parallel, async (c) => {
+    const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
+    if (files.length === 0 || files.some((f) => ctx.readInside.has(f))) return;
+    const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
+    if (reals.every((r) => r !== null && !insideRealRoot(ctx, r))) c.outsideWorkspace = true;
+  });
 }
 
 /**
@@ -945,6 +987,7 @@ function newCtx(absRoot: string, options: ScanOptions): Ctx {
     signal: options.signal,
     walked: new Set(),
     roleDirs: new Set(),
+    readInside: new Set(),
     noWalk: new Set(),
     installerTargets: [],
     parents: [],
