@@ -47,7 +47,11 @@ describe('report: judge', () => {
     );
     assert.match(j.findings.find((x) => x.slug === 'skipped')!.message, /--max-requests/);
     assert.equal(judge({ ...f, config: { ...CONFIG, failOn: 'E' } }).failed, false, 'E is not worse than E');
-    assert.equal(judge({ ...f, config: { ...CONFIG, failOn: null } }).failed, false, 'no minimum: grades never fail');
+    const noMinimum = judge({ ...f, config: { ...CONFIG, failOn: null } });
+    assert.equal(noMinimum.failed, false, 'no minimum: grades never fail');
+    // The verdict says so in words, not "no component graded worse than (no minimum)".
+    assert.match(toTable(noMinimum), /^PASSED: no minimum grade set\./m);
+    assert.doesNotMatch(toMarkdown(noMinimum), /graded worse than/);
     const notesOnly = judge({ ...f, components: f.components.filter((c) => c.slug !== 'slow'), config: CONFIG });
     assert.equal(notesOnly.failed, false);
   });

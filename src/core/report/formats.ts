@@ -52,7 +52,10 @@ export function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {
 
 export function verdictLine(j: Judgement): string {
   const notJudged = `${j.counts.unknown ? ` ${j.counts.unknown} component${j.counts.unknown === 1 ? ' was' : 's were'} not looked up and not judged.` : ''}${problemsNote(j)}`;
-  if (!j.failed) return `PASSED: no component graded worse than ${j.config.failOn ?? '(no minimum)'}${j.budgets.length ? ', every budget kept' : ''}.${notJudged}`;
+  if (!j.failed) {
+    const grades = j.config.failOn ? `no component graded worse than ${j.config.failOn}` : 'no minimum grade set';
+    return `PASSED: ${grades}${j.budgets.length ? ', every budget kept' : ''}.${notJudged}`;
+  }
   const parts = [
     j.counts.gradeFailures ? `${j.counts.gradeFailures} graded worse than ${j.config.failOn}` : null,
     j.counts.budgetFailures ? `${j.counts.budgetFailures} budget${j.counts.budgetFailures === 1 ? '' : 's'} exceeded` : null,
