@@ -2,6 +2,7 @@
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
 import { formatQuota, isoTime, isWorseThan } from '../format';
 import { l10n } from '../l10n';
+import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../localPresent';
 import { hoverMarkdown } from '../present';
 import { lookupExplanation } from '../scan/lookup';
 import { versionsNote } from '../versions';
@@ -21,12 +22,21 @@ export function componentHover(session: WorkspaceSession, entry: ComponentEntry,
   }
   const differ = versionsNote(entry.versions);
   if (differ) notice = notice ? `${notice} ${differ}` : differ;
-  return hoverMarkdown(entry.kind, entry.slug, session.outcome(entry.kind, entry.slug), { notice, name: entry.name });
+  const outcome = session.outcome(entry.kind, entry.slug);
+  const lines = [hoverMarkdown(entry.kind, entry.slug, outcome, { notice, name: entry.name })];
+  // Measure Locally is offered (a command link, the only command the glue trusts) in a trusted workspace, for a
+  // component whose files are here.
+  const link = session.trusted && measurableSource(entry) !== undefined;
+  const local = session.localResult(entry.kind, entry.slug);
+  const api = apiBenchmarked(outcome);
+  if (local) lines.push(...localHoverSection(local, api, { link }));
+  else if (link && !api) lines.push('', `${measureLink(entry.kind, entry.slug)} — ${l10n.t('runs its PHP in a throwaway WordPress on this machine')}`);
+  return lines.join('\n');
 }
 
 export interface DiagnosticSpec {
   severity: 'warning' | 'information' | 'hint';
-  code: 'grade-below-threshold' | 'not-benchmarked' | 'not-in-dataset';
+  code: 'grade-below-threshold' | 'not-benchmarked' | 'not-in-dataset' | 'local-grade-below-threshold';
   message: string;
 }
 
@@ -35,6 +45,12 @@ export function componentDiagnostic(session: WorkspaceSession, entry: ComponentE
   if (session.isIgnored(entry.slug, file)) return null;
   const outcome = session.outcome(entry.kind, entry.slug);
   const result = outcome?.result;
+  // Without the API's grade, a local measurement's estimated grade is judged (and says it was measured locally).
+  const local = session.localResult(entry.kind, entry.slug);
+  if (local && result?.state !== 'benchmarked') {
+    const message = localDiagnosticMessage(local, session.minimumGrade(file));
+    if (message) return { severity: 'warning', code: 'local-grade-below-threshold', message };
+  }
   if (!result) return null;
   const stale = (message: string) => (outcome.stale ? l10n.t('{0} (cached data, stale)', message) : message);
   if (result.state === 'not-in-dataset') return { severity: 'hint', code: 'not-in-dataset', message: stale(l10n.t('{0} is not in the WP Bench dataset.', entry.slug)) };
