@@ -9,7 +9,7 @@ import { probePhp, phpVersionOk } from '../core/measure/environment';
 import { MeasureChildError, measureChildEnv, runMeasureChild } from '../core/measure/child';
 import { detectComponent } from '../core/measure/component';
 import type { LocalRecord } from '../core/measure/method';
-import { isValidSlug, type ComponentKind } from '../core/model';
+import type { ComponentKind } from '../core/model';
 import { summaryText } from '../core/present';
 import { hashOfPath } from '../core/session/localResults';
 import type { Bench, ComponentEntry } from './bench';
@@ -32,6 +32,8 @@ export interface RunningMeasure {
   slug: string;
   childPid?: number;
   serverPid?: number;
+  /** The throwaway site's folder, once the child has said it. */
+  siteRoot?: string;
   steps: string[];
   cancel(): void;
 }
@@ -47,6 +49,11 @@ export class MeasureCommand {
   readonly id = 'wpBench.measureLocally';
   running: RunningMeasure | undefined;
   private runtimeMessageShown = false;
+
+  /** The user has agreed once to run a component's PHP (asked the first time). */
+  get consented(): boolean {
+    return this.context.globalState.get<boolean>(CONSENT_KEY) === true;
+  }
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -70,7 +77,7 @@ export class MeasureCommand {
     const runtime = php && phpVersionOk(php.version) && php.sqlite
       ? vscode.l10n.t('native PHP {0}', php.version.replace(/^(\d+\.\d+).*/, '$1'))
       : vscode.l10n.t('WordPress Playground (PHP in WebAssembly)');
-    if (!this.context.globalState.get<boolean>(CONSENT_KEY)) {
+    if (!this.consented) {
       const go = vscode.l10n.t('Continue');
       const answer = await this.ui.confirm(
         vscode.l10n.t('Measure Locally runs the PHP of {0} in a throwaway WordPress site on this machine (127.0.0.1 only, {1}), removed afterwards.', target.name, runtime),
@@ -106,6 +113,8 @@ export class MeasureCommand {
             onProgress: (line, raw) => {
               const pid = /server pid (\d+)/.exec(raw)?.[1];
               if (pid) running.serverPid = Number(pid);
+              const root = /^wp-bench: building a throwaway site .* in (\S+)$/.exec(raw.trim())?.[1];
+              if (root) running.siteRoot = root;
               running.steps.push(line);
               progress.report({ message: uiPlainText(line, 120) });
             },
@@ -160,7 +169,8 @@ export class MeasureCommand {
       }
     }
     const a = arg as { entry?: ComponentEntry; kind?: unknown; slug?: unknown } | undefined;
-    const ref = a?.entry ?? (a && (a.kind === 'plugin' || a.kind === 'theme') && typeof a.slug === 'string' && isValidSlug(a.slug) ? { kind: a.kind, slug: a.slug } : undefined);
+    // A link's slug is only a name to find among the detected components (a premium folder may be "LayerSlider").
+    const ref = a?.entry ?? (a && (a.kind === 'plugin' || a.kind === 'theme') && typeof a.slug === 'string' && a.slug.length <= 200 ? { kind: a.kind, slug: a.slug } : undefined);
     if (ref) {
       const entry = this.bench.components.find((e) => e.kind === ref.kind && e.slug === ref.slug);
       const t = entry && this.fromEntry(entry);
