@@ -48,6 +48,8 @@ export interface WpBenchApi {
   glancePanel: (kind: GlanceKind) => GlancePanel | undefined;
   /** The next question (ask or confirm) is answered with this instead of being shown. */
   answerNext: (choice: string | undefined) => void;
+  /** Forgets answers queued by answerNext that no question used (a suite starts from a known state). */
+  clearAnswers: () => void;
 }
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -172,7 +174,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

@@ -123,7 +123,8 @@ export function localInlineText(apiText: string | null, local: LocalResult, api:
   if (api && apiText) return `${apiText} · ${localGradeText(r)}${stale}`;
   const m = r.contexts[context];
   const where = contextLabel(context).toLowerCase();
-  const figure = m ? l10n.t('+{0} {1}', formatMs(m.ttfb_delta_ms), where) : l10n.t('not measured ({0})', where);
+  // A local delta can be below zero (noise on a light plugin): "−0.4 ms", never "+-0.4 ms".
+  const figure = !m ? l10n.t('not measured ({0})', where) : m.ttfb_delta_ms < 0 ? l10n.t('−{0} {1}', formatMs(-m.ttfb_delta_ms), where) : l10n.t('+{0} {1}', formatMs(m.ttfb_delta_ms), where);
   return `${localGradeText(r)} · ${figure}${stale}`;
 }
 

@@ -11,7 +11,7 @@ import { detectComponent } from '../core/measure/component';
 import type { LocalRecord } from '../core/measure/method';
 import type { ComponentKind } from '../core/model';
 import { summaryText } from '../core/present';
-import { hashOfPath } from '../core/session/localResults';
+import { contains, hashOfPath } from '../core/session/localResults';
 import type { Bench, ComponentEntry } from './bench';
 import type { CommandManager } from './commandManager';
 
@@ -162,7 +162,12 @@ export class MeasureCommand {
     if (arg instanceof vscode.Uri) {
       try {
         const c = await detectComponent(arg.fsPath);
-        return { kind: c.kind, slug: c.slug, name: c.name, source: arg.fsPath };
+        // Stored under the scan's slug when the scan knows it (a folder "LayerSlider" is LayerSlider there).
+        const known = this.bench.components.find((e) => {
+          const s = measurableSource(e);
+          return e.kind === c.kind && s !== undefined && contains(c.source, s);
+        });
+        return { kind: c.kind, slug: known?.slug ?? c.slug, name: c.name, source: arg.fsPath };
       } catch (err) {
         void vscode.window.showErrorMessage(uiPlainText(vscode.l10n.t('WP Bench: nothing to measure: {0}', (err as Error).message)));
         return undefined;

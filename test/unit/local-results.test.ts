@@ -150,6 +150,8 @@ describe('local records on each surface', () => {
   it('inline text: the local grade alone, or after the API text; stale marked', () => {
     assert.equal(localInlineText(null, result(), undefined, 'homepage'), '≈B local · +12.4 ms homepage');
     assert.equal(localInlineText(null, result({ stale: true }), undefined, 'admin'), '≈B local · not measured (admin) (stale)');
+    const faster = result({ record: localRecord({ contexts: { activation: null, homepage: { ttfb_delta_ms: -1.6, memory_delta_kb: 0, queries_delta: 0 }, admin: null } }) });
+    assert.equal(localInlineText(null, faster, undefined, 'homepage'), '≈B local · −1.6 ms homepage');
     assert.equal(localInlineText('A · +3.0 ms homepage', result(), localAsBenchmark(localRecord()), 'homepage'), 'A · +3.0 ms homepage · ≈B local');
   });
 
