@@ -91,7 +91,9 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   const commands = registerCommands(context, bench, keys, ui);
-  const measure = registerMeasure(commands, context, bench, ui);
+  // The one sentence before the first measurement is a notification with Continue (not modal: it stays answerable
+  // from the notification centre, and a host that refuses dialogs, as an extension development host does, shows it).
+  const measure = registerMeasure(commands, context, bench, { confirm: ui.ask });
   context.subscriptions.push(commands);
 
   let lastEntries: unknown;

@@ -10,7 +10,8 @@ export function formatMs(ms: number): string {
 export function formatMemoryKb(kb: number): string {
   const mb = kb / 1024;
   const abs = Math.abs(mb);
-  if (abs === 0) return '0 MB';
+  // Below what two decimals show (a local measurement's −1 KB of noise): "0 MB", never "-0.00 MB".
+  if (abs < 0.005) return '0 MB';
   return `${mb.toFixed(abs >= 10 ? 0 : abs >= 0.1 ? 1 : 2)} MB`;
 }
 

@@ -107,11 +107,12 @@ export interface LocalTreeText {
   spoken: string;
 }
 
-export function localTreeText(local: LocalResult, api: BenchmarkRecord | undefined): LocalTreeText {
+export function localTreeText(local: LocalResult): LocalTreeText {
   const r = local.record;
   const grade = localGradeText(r);
   const stale = local.stale ? ` ${l10n.t('(stale)')}` : '';
-  const description = api ? `${grade}${stale}` : `${grade} · ${day(r.benchmarked_at)}${stale}`;
+  // Short enough for a narrow side bar: the date and versions are in the tooltip and the spoken label.
+  const description = `${grade}${stale}`;
   const spoken = `${localGradeSpoken(r)}, ${localWords(r)}${local.stale ? `, ${l10n.t('stale: its files changed since')}` : ''}`;
   return { description, spoken };
 }

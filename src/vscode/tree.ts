@@ -133,7 +133,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         const total = this.total();
         const item = new vscode.TreeItem(vscode.l10n.t('Counted'), vscode.TreeItemCollapsibleState.None);
         item.description = siteSourcesLine(total);
-        item.tooltip = vscode.l10n.t('Where the site total comes from: components benchmarked by the API, components measured on this machine (where the API has no benchmark), and components with neither (not counted).');
+        item.tooltip = `${siteSourcesLine(total)}.\n\n${vscode.l10n.t('Where the site total comes from: components benchmarked by the API, components measured on this machine (where the API has no benchmark), and components with neither (not counted).')}`;
         item.accessibilityInformation = { label: vscode.l10n.t('Site total counts {0}', siteSourcesLine(total)) };
         item.iconPath = new vscode.ThemeIcon('info');
         item.id = 'wpBench.total.sources';
@@ -161,7 +161,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         let spoken = !outcome && entry.lookup !== 'yes' ? vscode.l10n.t('not looked up: {0}', lookupNote(entry.lookup)) : accessibleSummary(outcome);
         if (local) {
           // Marked as measured here, in the description (≈, "local") and in words for a screen reader.
-          const l = localTreeText(local, api);
+          const l = localTreeText(local);
           state = api ? `${state} · ${l.description}` : l.description;
           spoken = api ? `${spoken}; ${l.spoken}` : l.spoken;
         }

@@ -33,6 +33,7 @@ try {
     });
     const { page } = wb;
     try {
+      await page.locator('.statusbar-item', { hasText: 'Set up WP Bench' }).waitFor({ timeout: 60_000 });
       await palette(page, 'WP Bench: Set API Key');
       const key = page.locator('.quick-input-widget input[type="password"]');
       await key.waitFor({ state: 'visible' });
@@ -46,25 +47,42 @@ try {
       const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'LayerSlider WP' }).first();
       await pick.waitFor({ timeout: 15_000 });
       await pick.click();
-      const dialog = page.locator('.monaco-dialog-box');
-      await dialog.waitFor({ timeout: 15_000 });
-      assert.match(await dialog.innerText(), /runs the PHP of LayerSlider WP in a throwaway WordPress site/);
+      const toast = page.locator('.notification-toast', { hasText: 'runs the PHP of LayerSlider WP' });
+      await toast.waitFor({ timeout: 15_000 });
       if (!suffix) await page.screenshot({ path: path.join(SHOTS, 'measure-consent.png') });
-      await dialog.locator('a.monaco-button', { hasText: 'Continue' }).click();
-      const row = page.locator('.monaco-list-row', { hasText: /LayerSlider WP.*≈[A-F] local/ });
+      await toast.locator('a.monaco-button', { hasText: 'Continue' }).click();
+      const row = page.locator('.pane-body .monaco-list-row', { hasText: /LayerSlider WP.*≈[A-F] local/ }).first();
       await row.waitFor({ timeout: 90_000 });
-      await page.mouse.move(700, 820);
+      await palette(page, 'Notifications: Clear All Notifications');
+      // A wider side bar, so the descriptions read in full.
+      const sash = page.locator('.part.sidebar').boundingBox();
+      const box = await sash;
+      await page.mouse.move(box.x + box.width + 1, 400);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width + 230, 400, { steps: 5 });
+      await page.mouse.up();
+      await row.hover();
+      await page.locator('.monaco-hover:visible, .custom-hover:visible', { hasText: 'Measured locally' }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
       await page.screenshot({ path: path.join(SHOTS, `measure-tree${suffix}.png`) });
 
+      // The tree's tooltip away first: the editor's own hover is the picture.
+      await page.mouse.move(1000, 700);
+      await page.keyboard.press('Escape');
+      await page.locator('.monaco-hover:visible', { hasText: 'Measured locally' }).waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
       await quickOpen(page, 'layerslider.php');
       const token = page.locator('.view-line span', { hasText: 'LayerSlider WP' }).first();
       await token.waitFor({ timeout: 15_000 });
       await token.hover();
-      const hover = page.locator('.monaco-hover:visible', { hasText: 'Measured locally' });
+      const hover = page.locator('.monaco-editor .monaco-hover:visible', { hasText: 'Measured locally' });
       await hover.waitFor({ timeout: 15_000 });
       assert.match(await hover.innerText(), /measured locally, PHP \d+\.\d+, WordPress/);
+      // The hover fades in: the picture once its animation has finished (high contrast showed it half drawn).
+      await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.target?.closest?.('.monaco-hover')).every((a) => a.playState === 'finished'));
       await page.screenshot({ path: path.join(SHOTS, `measure-hover${suffix}.png`) });
       console.log(`  ✔ ${theme}: measure-tree${suffix}.png, measure-hover${suffix}.png`);
+    } catch (err) {
+      await page.screenshot({ path: path.join(SHOTS, `measure-failed${suffix}.png`) }).catch(() => undefined);
+      throw err;
     } finally {
       await wb.close();
       fs.rmSync(workspace, { recursive: true, force: true });

@@ -117,11 +117,11 @@ describe('local records on each surface', () => {
     assert.equal(b.profileUrl, null);
   });
 
-  it('tree text: description, spoken label and staleness; beside the API grade when there is one', () => {
-    const t = localTreeText(result(), undefined);
-    assert.equal(t.description, '≈B local · 2026-11-25');
+  it('tree text: a short description, the date and versions in the spoken label, staleness', () => {
+    const t = localTreeText(result());
+    assert.equal(t.description, '≈B local');
     assert.equal(t.spoken, 'estimated grade B, measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25');
-    const stale = localTreeText(result({ stale: true }), localAsBenchmark(localRecord()));
+    const stale = localTreeText(result({ stale: true }));
     assert.equal(stale.description, '≈B local (stale)');
     assert.match(stale.spoken, /stale: its files changed since$/);
   });
@@ -190,13 +190,11 @@ describe('local records in the session surfaces', () => {
     if (reply) api.reply = reply;
     const ws = tmp();
     const folder = plugin(path.join(ws, 'wp-content', 'plugins'));
-    const { host, sessionHost } = fakeHost(api, {
+    const { sessionHost } = fakeHost(api, {
       folders: [ws],
       trusted,
-      scan: async (root) => ({ root, components: [{ kind: 'plugin', slug: 'layerslider', name: 'LayerSlider WP', version: '7.11.0', locations: [{ file: 'wp-content/plugins/layerslider/layerslider.php', line: 3, column: 14, length: 14, source: 'plugin-header' }], lookup: reply ? 'yes' : 'not-a-wordpress-org-slug' }], problems: [], stats: { filesOpened: 0, bytesRead: 0, dirsRead: 0 } }),
+      scan: async (root) => ({ root, components: [{ kind: 'plugin', slug: reply ? 'layerslider' : 'LayerSlider', name: 'LayerSlider WP', version: '7.11.0', locations: [{ file: 'wp-content/plugins/layerslider/layerslider.php', line: 3, column: 14, length: 14, source: 'plugin-header' }], lookup: reply ? 'yes' : 'not-a-wordpress-org-slug' }], problems: [], stats: { filesOpened: 0, bytesRead: 0, dirsRead: 0 } }),
     });
-    // Without a reply, no key: nothing is looked up (the API has no benchmark for it).
-    if (!reply) host.key = undefined;
     const s = new WorkspaceSession(sessionHost);
     await s.refreshKeyState();
     await s.rescan();
@@ -207,18 +205,22 @@ describe('local records in the session surfaces', () => {
     const { s, folder } = await session(true);
     const entry = s.components[0];
     assert.match(componentHover(s, entry), /\[Measure locally\]\(command:wpBench\.measureLocally\?/);
+    assert.equal(entry.lookup, 'not-a-wordpress-org-slug', 'a premium folder: the API is never asked');
     let changes = 0;
     s.onDidChange(() => changes++);
-    await s.local.set('plugin', 'layerslider', path.join(folder, 'layerslider.php'), (await hashOfPath(folder))!, localRecord({}, 'E'));
+    await s.local.set('plugin', 'LayerSlider', path.join(folder, 'layerslider.php'), (await hashOfPath(folder))!, localRecord({}, 'E'));
     assert.ok(changes > 0, 'a new local record refreshes the surfaces');
     const hover = componentHover(s, entry);
     assert.match(hover, /Measured locally\*\* · ≈E local/);
+    assert.match(hover, /the site total counts its local measurement/);
+    assert.doesNotMatch(hover, /counts as unknown/);
     assert.doesNotMatch(hover, /command:/, 'a fresh record needs no link');
     const d = componentDiagnostic(s, entry, entry.locations[0].file);
     assert.equal(d?.code, 'local-grade-below-threshold');
     assert.match(d!.message, /estimated grade E \(measured locally/);
     s.dispose();
     const untrusted = await session(false);
+    assert.match(componentHover(untrusted.s, untrusted.s.components[0]), /counts as unknown in the site total/);
     assert.doesNotMatch(componentHover(untrusted.s, untrusted.s.components[0]), /command:/);
     untrusted.s.dispose();
   });

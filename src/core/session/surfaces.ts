@@ -4,7 +4,7 @@ import { formatQuota, isoTime, isWorseThan } from '../format';
 import { l10n } from '../l10n';
 import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../localPresent';
 import { hoverMarkdown } from '../present';
-import { lookupExplanation } from '../scan/lookup';
+import { lookupExplanation, lookupNote } from '../scan/lookup';
 import { versionsNote } from '../versions';
 import type { ComponentEntry, WorkspaceSession } from './session';
 
@@ -14,7 +14,10 @@ export function componentHover(session: WorkspaceSession, entry: ComponentEntry,
   if (!session.hasApiUrl) notice = l10n.t('No API address set: run "WP Bench: Set API Address".');
   else if (!session.hasKey) notice = l10n.t('No API key set: run "WP Bench: Set API Key".');
   else if (session.isIgnored(entry.slug, file)) notice = l10n.t('Ignored in this workspace (wpBench.ignore).');
-  else if (entry.lookup !== 'yes' && !session.outcome(entry.kind, entry.slug)) notice = lookupExplanation(entry);
+  else if (entry.lookup !== 'yes' && !session.outcome(entry.kind, entry.slug)) {
+    // Measured here, it is no longer "unknown in the site total": the short reason, and what the total counts.
+    notice = session.localResult(entry.kind, entry.slug) ? l10n.t('Not looked up ({0}); the site total counts its local measurement.', lookupNote(entry.lookup)) : lookupExplanation(entry);
+  }
   else if (entry.possibleFork) notice = l10n.t('Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.');
   if (entry.locations.every((l) => l.source === 'theme-parent')) {
     const inRepo = l10n.t('The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).');
