@@ -1,6 +1,7 @@
 // Screenshots of Measure Locally in the real VS Code (code-server + headless Chromium), in a dark, a light and a
 // high-contrast theme: palette → "WP Bench: Measure Locally" → pick LayerSlider → Continue → the tree and the hover.
-// Runs the extension from this folder (dist/ built; node_modules holds the SQLite integration the engine uses).
+// Runs the extension from this folder (dist/ built; node_modules holds the SQLite integration the engine uses), so
+// the title bar says "Extension Development Host".
 //   node test/ui/measure-shots.mjs        (screenshots in docs/screenshots/, or WPBENCH_SCREENSHOT_DIR)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -49,7 +50,6 @@ try {
       await pick.click();
       const toast = page.locator('.notification-toast', { hasText: 'runs the PHP of LayerSlider WP' });
       await toast.waitFor({ timeout: 15_000 });
-      if (!suffix) await page.screenshot({ path: path.join(SHOTS, 'measure-consent.png') });
       await toast.locator('a.monaco-button', { hasText: 'Continue' }).click();
       const row = page.locator('.pane-body .monaco-list-row', { hasText: /LayerSlider WP.*≈[A-F] local/ }).first();
       await row.waitFor({ timeout: 90_000 });
