@@ -10,6 +10,7 @@ import { isDeclarationFile } from './core/scan/document';
 import { ApiKeyStore } from './vscode/apiKey';
 import { createBench, type Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
+import { registerMeasure, type MeasureCommand } from './vscode/measure';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
 import { LocationIndex } from './core/session/locationIndex';
 import { BenchHoverProvider, DOCUMENT_SELECTOR, type EntryIndex } from './vscode/hover';
@@ -39,6 +40,7 @@ export interface WpBenchApi {
   statusBar: QuotaStatusBar;
   diagnostics: BenchDiagnostics;
   inline: InlineGrades;
+  measure: MeasureCommand;
   activationMs: number;
   /** Resolves when the first scan (and its lookups) has finished. */
   ready: Promise<void>;
@@ -46,6 +48,8 @@ export interface WpBenchApi {
   glancePanel: (kind: GlanceKind) => GlancePanel | undefined;
   /** The next question (ask or confirm) is answered with this instead of being shown. */
   answerNext: (choice: string | undefined) => void;
+  /** Forgets answers queued by answerNext that no question used (a suite starts from a known state). */
+  clearAnswers: () => void;
 }
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -86,7 +90,11 @@ export function activate(context: vscode.ExtensionContext): void {
       providedCodeActionKinds: BenchQuickFixes.kinds,
     }),
   );
-  context.subscriptions.push(registerCommands(context, bench, keys, ui));
+  const commands = registerCommands(context, bench, keys, ui);
+  // The one sentence before the first measurement is a notification with Continue (not modal: it stays answerable
+  // from the notification centre, and a host that refuses dialogs, as an extension development host does, shows it).
+  const measure = registerMeasure(commands, context, bench, { confirm: ui.ask });
+  context.subscriptions.push(commands);
 
   let lastEntries: unknown;
   context.subscriptions.push(
@@ -140,6 +148,8 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.workspace.onDidSaveTextDocument((d) => {
       if (d.uri.fsPath.endsWith('.php') && (index.in(d.uri.fsPath).length > 0 || /Plugin Name\s*:/i.test(d.getText().slice(0, 8192)))) rescanSoon();
+      // A saved file of a measured component makes its local measurement stale (content hash).
+      if (d.uri.scheme === 'file') debounce(`local:${d.uri.fsPath}`, 500, () => void bench.local.recheck(d.uri.fsPath));
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(rescanSoon),
   );
@@ -166,7 +176,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

@@ -15,8 +15,13 @@ export function formatMemoryKb(kb: number): string {
   const mb = kb / 1024;
   const abs = Math.abs(mb);
   if (abs === 0 || !Number.isFinite(mb)) return abs === 0 ? '0 MB' : `${mb} MB`;
-  const decimals = abs >= 10 ? 0 : abs >= 0.1 ? 1 : Math.min(20, Math.max(2, -Math.floor(Math.log10(abs))));
-  return `${mb.toFixed(decimals)} MB`;
+  // Under 0.1 MB one significant digit: a nonzero value never reads as zero ("0.003 MB", "-0.001 MB"), nor as "0.0010".
+  if (abs < 0.1) {
+    if (abs * 1048576 < 1) return '0 MB'; // under a byte
+    const r = Number(mb.toPrecision(1));
+    return `${r.toFixed(Math.max(1, -Math.floor(Math.log10(Math.abs(r)))))} MB`;
+  }
+  return `${mb.toFixed(abs >= 10 ? 0 : 1)} MB`;
 }
 
 export function formatCount(n: number): string {

@@ -1,6 +1,7 @@
 // Hovers on package names, plugin/theme header lines, .wp-env.json and blueprint entries. Cache-only: never a request.
 import * as vscode from 'vscode';
 import type { LocationIndex } from '../core/session/locationIndex';
+import { MEASURE_COMMAND } from '../core/localPresent';
 import { componentHover } from '../core/session/surfaces';
 import type { Bench, ComponentEntry } from './bench';
 
@@ -24,8 +25,9 @@ export function rangeOf(hit: { line: number; start: number; end: number }): vsco
 
 export function hoverFor(bench: Bench, entry: ComponentEntry, file?: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(componentHover(bench, entry, file));
-  // API strings are escaped by hoverMarkdown; the string itself is never trusted with commands or HTML.
-  md.isTrusted = false;
+  // API and file strings are escaped by the core; the one command a link may run is Measure Locally (which still
+  // checks trust and asks first), never another command, and no HTML.
+  md.isTrusted = { enabledCommands: [MEASURE_COMMAND] };
   md.supportHtml = false;
   md.supportThemeIcons = false;
   return md;

@@ -3,6 +3,7 @@
 // diagnostics keep the same facts for screen readers. The text is the core's (inlineText).
 import * as vscode from 'vscode';
 import { inlineText } from '../core/glance';
+import { apiBenchmarked, localInlineText } from '../core/localPresent';
 import type { ContextName } from '../core/model';
 import { uiPlainText } from '../core/format';
 import { DisposableStore } from '../core/session/events';
@@ -43,7 +44,11 @@ export class InlineGrades extends DisposableStore {
         for (const hit of this.index.in(file)) {
           if (lines.has(hit.line) || hit.line >= editor.document.lineCount) continue;
           const { entry } = hit;
-          const text = inlineText(this.bench.outcome(entry.kind, entry.slug), entry.lookup, settings.context, this.bench.isIgnored(entry.slug, file));
+          const outcome = this.bench.outcome(entry.kind, entry.slug);
+          const ignored = this.bench.isIgnored(entry.slug, file);
+          const apiText = inlineText(outcome, entry.lookup, settings.context, ignored);
+          const local = ignored ? undefined : this.bench.localResult(entry.kind, entry.slug);
+          const text = local ? localInlineText(apiText, local, apiBenchmarked(outcome), settings.context) : apiText;
           if (!text) continue;
           lines.set(hit.line, text);
           const end = editor.document.lineAt(hit.line).range.end;

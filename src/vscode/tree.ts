@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { formatCount, plural } from '../core/format';
 import { budgetLines } from '../core/report/formats';
-import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotal, siteTotalLine, summaryText } from '../core/present';
+import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotalLine, summaryText } from '../core/present';
+import { apiBenchmarked, localAsBenchmark, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/localPresent';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
 import { plainText } from '../core/report/judge';
 import { lookupNote } from '../core/scan/lookup';
@@ -12,6 +13,7 @@ import { hoverFor } from './hover';
 export type Node =
   | { type: 'total' }
   | { type: 'total-context'; context: ContextName }
+  | { type: 'total-sources' }
   | { type: 'group'; kind: ComponentKind }
   | { type: 'component'; entry: ComponentEntry }
   | { type: 'context'; entry: ComponentEntry; context: ContextName }
@@ -63,24 +65,35 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
     }
     switch (node.type) {
       case 'total':
-        return CONTEXT_NAMES.map((context) => ({ type: 'total-context', context }) as Node);
+        return [...CONTEXT_NAMES.map((context) => ({ type: 'total-context', context }) as Node), { type: 'total-sources' }];
       case 'group':
         return this.visible(node.kind).map((entry) => ({ type: 'component', entry }) as Node);
       case 'problems':
         return this.bench.problems.map((problem) => ({ type: 'problem', problem }) as Node);
-      case 'component': {
-        const r = this.bench.outcome(node.entry.kind, node.entry.slug)?.result;
-        return r?.state === 'benchmarked' ? CONTEXT_NAMES.map((context) => ({ type: 'context', entry: node.entry, context }) as Node) : [];
-      }
+      case 'component':
+        return this.contextRecord(node.entry) ? CONTEXT_NAMES.map((context) => ({ type: 'context', entry: node.entry, context }) as Node) : [];
       default:
         return [];
     }
   }
 
+  /** The API's record, else the local measurement's (the tree never shows one as the other: see the descriptions). */
+  private contextRecord(entry: ComponentEntry) {
+    const api = apiBenchmarked(this.bench.outcome(entry.kind, entry.slug));
+    if (api) return api;
+    const local = this.bench.localResult(entry.kind, entry.slug);
+    return local ? localAsBenchmark(local.record) : undefined;
+  }
+
+  /** API and local numbers together: the API's where it has a benchmark, else the local measurement. */
+  private total() {
+    return mixedSiteTotal(this.bench.activeEntries.map((e) => ({ outcome: this.bench.outcome(e.kind, e.slug), local: this.bench.localResult(e.kind, e.slug) })));
+  }
+
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.type) {
       case 'total': {
-        const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
+        const total = this.total();
         const item = new vscode.TreeItem(vscode.l10n.t('Site total'), vscode.TreeItemCollapsibleState.Expanded);
         const homepage = total.contexts.homepage;
         const base = vscode.l10n.t('{0} on the homepage', siteTotalLine({ ...homepage, notMeasured: 0 }));
@@ -91,6 +104,8 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
             (total.unknown ? plural(total.unknown, vscode.l10n.t('; 1 without a benchmark is not counted'), vscode.l10n.t('; {0} without a benchmark are not counted', total.unknown)) : '') +
             (notMeasured ? plural(notMeasured, vscode.l10n.t('; 1 context measurement is not measured (not counted as zero)'), vscode.l10n.t('; {0} context measurements are not measured (not counted as zero)', notMeasured)) : '') +
             '.',
+          '',
+          siteSourcesLine(total) + '.',
         ];
         // Budgets from the team's .wp-bench.json: the same verdict as `wp-bench check`.
         const judgement = this.bench.teamConfig && Object.keys(this.bench.teamConfig.config.budgets).length ? this.bench.judgement() : undefined;
@@ -108,10 +123,20 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         return item;
       }
       case 'total-context': {
-        const total = siteTotal(this.bench.activeEntries.map((e) => this.bench.outcome(e.kind, e.slug)));
+        const total = this.total();
         const item = new vscode.TreeItem(contextLabel(node.context), vscode.TreeItemCollapsibleState.None);
         item.description = siteTotalLine(total.contexts[node.context]);
         item.id = `wpBench.total.${node.context}`;
+        return item;
+      }
+      case 'total-sources': {
+        const total = this.total();
+        const item = new vscode.TreeItem(vscode.l10n.t('Counted'), vscode.TreeItemCollapsibleState.None);
+        item.description = siteSourcesLine(total);
+        item.tooltip = `${siteSourcesLine(total)}.\n\n${vscode.l10n.t('Where the site total comes from: components benchmarked by the API, components measured on this machine (where the API has no benchmark), and components with neither (not counted).')}`;
+        item.accessibilityInformation = { label: vscode.l10n.t('Site total counts {0}', siteSourcesLine(total)) };
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.id = 'wpBench.total.sources';
         return item;
       }
       case 'group': {
@@ -126,23 +151,32 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         const { entry } = node;
         const outcome = this.bench.outcome(entry.kind, entry.slug);
         const result = outcome?.result;
-        const name = result && result.state !== 'not-in-dataset' ? result.record.name : (entry.name ?? entry.slug);
-        const item = new vscode.TreeItem(
-          name,
-          result?.state === 'benchmarked' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-        );
+        const api = apiBenchmarked(outcome);
+        const local = this.bench.localResult(entry.kind, entry.slug);
+        const name = result && result.state !== 'not-in-dataset' ? result.record.name : (entry.name ?? local?.record.name ?? entry.slug);
+        const item = new vscode.TreeItem(name, api || local ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
         item.id = `wpBench.c.${entry.kind}.${entry.slug}`;
         const notInRepo = entry.locations.every((l) => l.source === 'theme-parent');
-        const state = !outcome && entry.lookup !== 'yes' ? lookupNote(entry.lookup) : summaryText(outcome);
+        let state = !outcome && entry.lookup !== 'yes' ? lookupNote(entry.lookup) : summaryText(outcome);
+        let spoken = !outcome && entry.lookup !== 'yes' ? vscode.l10n.t('not looked up: {0}', lookupNote(entry.lookup)) : accessibleSummary(outcome);
+        if (local) {
+          // Marked as measured here, in the description (≈, "local") and in words for a screen reader.
+          const l = localTreeText(local);
+          state = api ? `${state} · ${l.description}` : l.description;
+          spoken = api ? `${spoken}; ${l.spoken}` : l.spoken;
+        }
         item.description = notInRepo ? vscode.l10n.t('{0} · not in this repository', state) : state;
-        const spoken = !outcome && entry.lookup !== 'yes' ? vscode.l10n.t('not looked up: {0}', lookupNote(entry.lookup)) : accessibleSummary(outcome);
         const label = entry.kind === 'plugin' ? vscode.l10n.t('{0}, plugin {1}, {2}', name, entry.slug, spoken) : vscode.l10n.t('{0}, theme {1}, {2}', name, entry.slug, spoken);
         item.accessibilityInformation = { label: notInRepo ? vscode.l10n.t('{0}, not in this repository', label) : label };
         item.tooltip = hoverFor(this.bench, entry);
-        if (result?.state === 'benchmarked') item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(result.record.grade));
+        if (api) item.iconPath = new vscode.ThemeIcon('circle-filled', gradeColor(api.grade));
+        else if (local) item.iconPath = new vscode.ThemeIcon('beaker', gradeColor(local.record.speed_score?.grade));
         else if (outcome?.error && !result) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
         else item.iconPath = new vscode.ThemeIcon('circle-outline');
-        item.contextValue = result && result.state !== 'not-in-dataset' && result.record.profileUrl ? 'component.withProfile' : 'component';
+        const profile = result && result.state !== 'not-in-dataset' && result.record.profileUrl ? '.withProfile' : '';
+        // `.measurable`: its files are here, so Measure Locally is offered (inline where the API has no benchmark).
+        const measurable = measurableSource(entry) ? (api ? '.measurable' : '.measurable.unbenchmarked') : '';
+        item.contextValue = `component${profile}${measurable}`;
         item.command = { command: 'wpBench.openDeclaration', title: vscode.l10n.t('Open declaration'), arguments: [node] };
         return item;
       }
@@ -167,9 +201,9 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         return item;
       }
       case 'context': {
-        const r = this.bench.outcome(node.entry.kind, node.entry.slug)?.result;
+        const r = this.contextRecord(node.entry);
         const item = new vscode.TreeItem(contextLabel(node.context), vscode.TreeItemCollapsibleState.None);
-        item.description = r?.state === 'benchmarked' ? contextLine(r.record, node.context) : '';
+        item.description = r ? contextLine(r, node.context) : '';
         item.id = `wpBench.c.${node.entry.kind}.${node.entry.slug}.${node.context}`;
         return item;
       }

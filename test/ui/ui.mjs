@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { openWorkbench, selectedTargets, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
+import { palette } from './drive.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The README's screenshots come from the minimum VS Code; runs on the newest save theirs in a temp folder (printed).
@@ -38,15 +39,6 @@ async function step(name, fn) {
     console.log(`  ✗ ${name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
     throw err;
   }
-}
-
-async function palette(page, command) {
-  await page.keyboard.press('Control+Shift+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${command}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor();
-  await page.keyboard.press('Enter');
 }
 
 /**

@@ -99,6 +99,7 @@ describe('presentation', () => {
     assert.equal(isWorseThan('F', 'E'), true);
     assert.equal(isWorseThan(null, 'C'), false);
     assert.equal(formatMemoryKb(512), '0.5 MB');
+    assert.equal(formatMemoryKb(-1), '-0.001 MB');
     assert.equal(formatMemoryKb(20480), '20 MB');
   });
 });

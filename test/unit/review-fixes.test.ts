@@ -184,7 +184,7 @@ describe('review of issues 18 and 21', function () {
       assert.equal(formatMemoryKb(0), '0 MB');
       assert.equal(formatMemoryKb(3), '0.003 MB');
       assert.equal(formatMemoryKb(-3), '-0.003 MB');
-      assert.equal(formatMemoryKb(1), '0.0010 MB');
+      assert.equal(formatMemoryKb(1), '0.001 MB');
       assert.equal(formatMemoryKb(0.5), '0.0005 MB');
       assert.equal(formatMemoryKb(40), '0.04 MB');
       assert.equal(formatMemoryKb(512), '0.5 MB');

@@ -17,6 +17,7 @@ import { judge, type Judgement } from '../report/judge';
 import { lookupDecision, parseDeclarationDocument, scanWorkspace } from '../scan';
 import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../teamConfig';
 import { DisposableStore, Emitter } from './events';
+import { LocalResults, type LocalResult } from './localResults';
 import { QuotaGuard } from './quotaGuard';
 
 export interface ComponentEntry {
@@ -103,6 +104,8 @@ export class WorkspaceSession extends DisposableStore {
   private generation = 0;
   private guard: QuotaGuard;
   readonly lookups: LookupService;
+  /** Measurements made on this machine (Measure Locally), per `${kind}:${slug}`. */
+  readonly local: LocalResults;
   private readonly cache: DiskCache;
   private readonly now: () => number;
   /** Scan results per workspace folder root. */
@@ -146,6 +149,8 @@ export class WorkspaceSession extends DisposableStore {
     this.lookups = new LookupService(this.cache, () => this.client, this.now);
     this.guard = new QuotaGuard(undefined, this.now);
     this.rebuildClient();
+    this.local = this._register(new LocalResults(path.join(host.storageDir, 'local-results.json')));
+    this._register(this.local.onDidChange(() => this.changed.fire()));
     this._register({ dispose: () => this.scanAbort?.abort() });
     this._register({ dispose: () => void this.client?.dispose() });
   }
@@ -160,6 +165,10 @@ export class WorkspaceSession extends DisposableStore {
   }
   get apiUrlProblem(): ApiError | undefined {
     return this.clientError;
+  }
+  /** The workspace is trusted (Measure Locally runs only then). */
+  get trusted(): boolean {
+    return this.host.isTrusted();
   }
   get hasKey(): boolean {
     return this.hasKeyValue;
@@ -235,6 +244,11 @@ export class WorkspaceSession extends DisposableStore {
     let m = this.outcomesByApi.get(apiId);
     if (!m) this.outcomesByApi.set(apiId, (m = new Map()));
     return m;
+  }
+
+  /** The local measurement of a component, when it was measured on this machine. */
+  localResult(kind: ComponentKind, slug: string): LocalResult | undefined {
+    return this.local.get(kind, slug);
   }
 
   outcome(kind: ComponentKind, slug: string): LookupOutcome | undefined {
@@ -440,7 +454,11 @@ export class WorkspaceSession extends DisposableStore {
     while (this.rescanQueued && !this.isDisposed) {
       this.rescanQueued = false;
       const completed = await this.scanOnce();
-      if (completed) await this.lookupAll();
+      if (!completed) continue;
+      // Local measurements: loaded once, then checked against their files after each scan (stale when changed).
+      await this.local.load();
+      await this.local.recheck();
+      await this.lookupAll();
     }
   }
 

@@ -2,8 +2,9 @@
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
 import { formatCount, formatMemoryKb, formatMs, formatQuota, isoTime, isWorseThan, plural } from '../format';
 import { l10n } from '../l10n';
+import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../localPresent';
 import { hoverMarkdown } from '../present';
-import { lookupExplanation } from '../scan/lookup';
+import { lookupExplanation, lookupNote } from '../scan/lookup';
 import { versionsNote } from '../versions';
 import type { ComponentEntry, WorkspaceSession } from './session';
 
@@ -13,7 +14,10 @@ export function componentHover(session: WorkspaceSession, entry: ComponentEntry,
   if (!session.hasApiUrl) notice = l10n.t('No API address set: run "WP Bench: Set API Address".');
   else if (!session.hasKey) notice = l10n.t('No API key set: run "WP Bench: Set API Key".');
   else if (session.isIgnored(entry.slug, file)) notice = l10n.t('Ignored in this workspace (wpBench.ignore).');
-  else if (entry.lookup !== 'yes' && !session.outcome(entry.kind, entry.slug)) notice = lookupExplanation(entry);
+  else if (entry.lookup !== 'yes' && !session.outcome(entry.kind, entry.slug)) {
+    // Measured here, it is no longer "unknown in the site total": the short reason, and what the total counts.
+    notice = session.localResult(entry.kind, entry.slug) ? l10n.t('Not looked up ({0}); the site total counts its local measurement.', lookupNote(entry.lookup)) : lookupExplanation(entry);
+  }
   else if (entry.possibleFork) notice = l10n.t('Its Update URI says this copy does not come from wordpress.org: the numbers are for the wordpress.org item.');
   if (entry.locations.every((l) => l.source === 'theme-parent')) {
     const inRepo = l10n.t('The parent theme of a child theme here; it is not in this repository (WordPress loads it with the child).');
@@ -21,12 +25,21 @@ export function componentHover(session: WorkspaceSession, entry: ComponentEntry,
   }
   const differ = versionsNote(entry.versions);
   if (differ) notice = notice ? `${notice} ${differ}` : differ;
-  return hoverMarkdown(entry.kind, entry.slug, session.outcome(entry.kind, entry.slug), { notice, name: entry.name });
+  const outcome = session.outcome(entry.kind, entry.slug);
+  const lines = [hoverMarkdown(entry.kind, entry.slug, outcome, { notice, name: entry.name })];
+  // Measure Locally is offered (a command link, the only command the glue trusts) in a trusted workspace, for a
+  // component whose files are here.
+  const link = session.trusted && measurableSource(entry) !== undefined;
+  const local = session.localResult(entry.kind, entry.slug);
+  const api = apiBenchmarked(outcome);
+  if (local) lines.push(...localHoverSection(local, api, { link }));
+  else if (link && !api) lines.push('', `${measureLink(entry.kind, entry.slug)} — ${l10n.t('runs its PHP in a throwaway WordPress on this machine')}`);
+  return lines.join('\n');
 }
 
 export interface DiagnosticSpec {
   severity: 'warning' | 'information' | 'hint';
-  code: 'grade-below-threshold' | 'not-benchmarked' | 'not-in-dataset';
+  code: 'grade-below-threshold' | 'not-benchmarked' | 'not-in-dataset' | 'local-grade-below-threshold';
   message: string;
 }
 
@@ -35,6 +48,12 @@ export function componentDiagnostic(session: WorkspaceSession, entry: ComponentE
   if (session.isIgnored(entry.slug, file)) return null;
   const outcome = session.outcome(entry.kind, entry.slug);
   const result = outcome?.result;
+  // Without the API's grade, a local measurement's estimated grade is judged (and says it was measured locally).
+  const local = session.localResult(entry.kind, entry.slug);
+  if (local && result?.state !== 'benchmarked') {
+    const message = localDiagnosticMessage(local, session.minimumGrade(file));
+    if (message) return { severity: 'warning', code: 'local-grade-below-threshold', message };
+  }
   if (!result) return null;
   const stale = (message: string) => (outcome.stale ? l10n.t('{0} (cached data, stale)', message) : message);
   if (result.state === 'not-in-dataset') return { severity: 'hint', code: 'not-in-dataset', message: stale(l10n.t('{0} is not in the WP Bench dataset.', entry.slug)) };

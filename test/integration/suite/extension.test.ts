@@ -114,7 +114,8 @@ describe('WP Bench in VS Code', function () {
     assert.equal(total.label, 'Site total');
     assert.match(String(total.description), /ms TTFB/);
     const totals = a.tree.getChildren(roots[0]).map((n) => a.tree.getTreeItem(n));
-    assert.deepEqual(totals.map((t) => t.label), ['Activation', 'Homepage', 'Admin']);
+    assert.deepEqual(totals.map((t) => t.label), ['Activation', 'Homepage', 'Admin', 'Counted']);
+    assert.match(String(totals[3].description), /^\d+ from the benchmark API, 0 measured locally, \d+ unknown$/);
     assert.match(String(totals[1].description), /not measured/, 'classic-editor has no homepage measurement');
     const plugins = a.tree.getChildren(roots.find((n) => n.type === 'group' && n.kind === 'plugin'));
     const first = a.tree.getTreeItem(plugins[0]);

@@ -20,4 +20,19 @@ describe('WP Bench in an untrusted workspace', function () {
     await a.bench.allowUntrustedLookups();
     assert.equal((await usage(KEYS.scale)) - before, a.bench.activeEntries.filter((e) => e.lookup === 'yes').length, 'after consent: one request per unique slug');
   });
+
+  it('Measure Locally: no link in the hover, and the command runs nothing', async () => {
+    const a = await api();
+    const entry = await waitFor('layerslider detected', () => a.bench.components.find((e) => e.slug === 'LayerSlider'));
+    const uri = vscode.Uri.file(entry.locations[0].file);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, doc.positionAt(doc.getText().indexOf('LayerSlider WP') + 1));
+    const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')).join('\n');
+    assert.match(text, /LayerSlider/);
+    assert.doesNotMatch(text, /command:/);
+    const r = await vscode.commands.executeCommand<{ status: string }>('wpBench.measureLocally', { kind: 'plugin', slug: 'LayerSlider' });
+    assert.equal(r.status, 'untrusted');
+    assert.equal(a.measure.running, undefined);
+    assert.equal(a.bench.localResult('plugin', 'LayerSlider'), undefined);
+  });
 });

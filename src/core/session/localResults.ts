@@ -1,0 +1,148 @@
+// Local measurements of the workspace's components (WP Bench: Measure Locally), one per `${kind}:${slug}`: the
+// record the engine returned, the folder or file that was measured and the content hash of its files at that time.
+// A record whose files changed since is stale; it is measured again only when the user asks. Persisted as one JSON
+// file in the extension's storage; a record that does not have the engine's shape is dropped on load.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { componentHash } from '../measure/cache';
+import { detectComponent } from '../measure/component';
+import { CONTEXTS, type LocalRecord } from '../measure/method';
+import type { ComponentKind } from '../model';
+import { Emitter } from './events';
+
+export interface LocalResult {
+  kind: ComponentKind;
+  slug: string;
+  /** The folder or file that was measured (absolute). */
+  source: string;
+  /** componentHash of its files when the measurement started. */
+  hash: string;
+  record: LocalRecord;
+  /** The files changed (or disappeared) since it was measured. */
+  stale: boolean;
+}
+
+export function localKey(kind: ComponentKind, slug: string): string {
+  return `${kind}:${slug}`;
+}
+
+/** The content hash of what `measure PATH` copies into the site; undefined when PATH holds no component any more. */
+export async function hashOfPath(p: string): Promise<string | undefined> {
+  try {
+    return await componentHash(await detectComponent(p));
+  } catch {
+    return undefined;
+  }
+}
+
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+function isLocalRecord(v: unknown): v is LocalRecord {
+  const r = v as LocalRecord;
+  if (typeof r !== 'object' || r === null || r.source !== 'local' || typeof r.slug !== 'string' || typeof r.name !== 'string') return false;
+  if (typeof r.local !== 'object' || r.local === null || typeof r.contexts !== 'object' || r.contexts === null) return false;
+  return CONTEXTS.every((c) => {
+    const m = r.contexts[c];
+    return m === null || (typeof m === 'object' && [m.ttfb_delta_ms, m.memory_delta_kb, m.queries_delta].every((x) => typeof x === 'number' && Number.isFinite(x)));
+  });
+}
+
+export class LocalResults {
+  private readonly byKey = new Map<string, LocalResult>();
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange = this.changed.event;
+  private loaded: Promise<void> | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly hashOf: (source: string) => Promise<string | undefined> = hashOfPath,
+  ) {}
+
+  get(kind: ComponentKind, slug: string): LocalResult | undefined {
+    return this.byKey.get(localKey(kind, slug));
+  }
+
+  all(): LocalResult[] {
+    return [...this.byKey.values()];
+  }
+
+  /** Every record by `${kind}:${slug}` (the shape `JudgeConfig.local` takes). */
+  records(): Map<string, LocalRecord> {
+    return new Map([...this.byKey].map(([k, v]) => [k, v.record]));
+  }
+
+  /** Reads the stored results once, then checks each against its files. */
+  load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const st = await fs.stat(this.file).catch(() => undefined);
+      if (!st?.isFile() || st.size > MAX_FILE_BYTES) return;
+      let data: unknown;
+      try {
+        data = JSON.parse(await fs.readFile(this.file, 'utf8'));
+      } catch {
+        return;
+      }
+      for (const v of Array.isArray((data as { results?: unknown })?.results) ? (data as { results: unknown[] }).results : []) {
+        const r = v as LocalResult;
+        if ((r?.kind !== 'plugin' && r?.kind !== 'theme') || typeof r.slug !== 'string' || typeof r.source !== 'string' || !path.isAbsolute(r.source) || typeof r.hash !== 'string' || !isLocalRecord(r.record)) continue;
+        this.byKey.set(localKey(r.kind, r.slug), { kind: r.kind, slug: r.slug, source: r.source, hash: r.hash, record: r.record, stale: false });
+      }
+      await this.recheck();
+    })();
+    return this.loaded;
+  }
+
+  /** Stores a fresh measurement; `hash` is the files' hash taken before the run started. */
+  async set(kind: ComponentKind, slug: string, source: string, hash: string, record: LocalRecord): Promise<LocalResult> {
+    await this.load();
+    const result: LocalResult = { kind, slug, source, hash, record, stale: false };
+    this.byKey.set(localKey(kind, slug), result);
+    // Files edited during the run make it stale at once.
+    const now = await this.hashOf(source);
+    result.stale = now !== hash;
+    await this.save();
+    this.changed.fire();
+    return result;
+  }
+
+  /** Hashes the files of the results (all, or those whose source holds `file`) again; true when one changed state. */
+  async recheck(file?: string): Promise<boolean> {
+    let changed = false;
+    for (const r of this.byKey.values()) {
+      if (file !== undefined && !contains(r.source, file)) continue;
+      const stale = (await this.hashOf(r.source)) !== r.hash;
+      if (stale !== r.stale) {
+        r.stale = stale;
+        changed = true;
+      }
+    }
+    if (changed) this.changed.fire();
+    return changed;
+  }
+
+  async delete(kind: ComponentKind, slug: string): Promise<void> {
+    if (this.byKey.delete(localKey(kind, slug))) {
+      await this.save();
+      this.changed.fire();
+    }
+  }
+
+  private async save(): Promise<void> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
+    const results = this.all().map(({ stale: _stale, ...r }) => r);
+    await fs.writeFile(tmp, JSON.stringify({ version: 1, results }));
+    await fs.rename(tmp, this.file);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** `file` is `source` itself or inside the folder `source`. */
+export function contains(source: string, file: string): boolean {
+  const rel = path.relative(source, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

@@ -1,0 +1,143 @@
+// WP Bench: Measure Locally in a real VS Code: the consent sentence, a cancelled run that leaves nothing behind, then
+// the sample site's premium-style plugin (LayerSlider) and its own agency plugin (acme-shop-tweaks) measured in a
+// child process, the result in hover, tree, inline and the site total, and staleness after an edit.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { Node } from '../../../src/vscode/tree';
+import type { MeasureOutcome } from '../../../src/vscode/measure';
+import { API_URL, KEYS, api, hoverText, positionOf, setApiUrl, waitFor, workspaceFile } from './util';
+
+const LAYERSLIDER = 'wp-content/plugins/LayerSlider/layerslider.php';
+const ACME = 'wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php';
+
+const gone = (pid: number | undefined) => {
+  if (pid === undefined) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+async function componentItem(slug: string) {
+  const a = await api();
+  const group = a.tree.getChildren().find((n) => n.type === 'group' && n.kind === 'plugin');
+  const node = a.tree.getChildren(group).find((n) => n.type === 'component' && n.entry.slug === slug);
+  return node ? { node, item: a.tree.getTreeItem(node) } : undefined;
+}
+
+async function hoverAt(rel: string, needle: string): Promise<string> {
+  const uri = workspaceFile(rel);
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, await positionOf(uri, needle));
+  return hoverText(hovers);
+}
+
+describe('Measure Locally', function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    if (!(await api()).bench.hasApiUrl) assert.equal(await setApiUrl(API_URL), API_URL);
+    await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.pro);
+    const a = await api();
+    // An answer an earlier suite queued and no question used would answer our consent question.
+    a.clearAnswers();
+    await waitFor('the sample site scanned', () => a.bench.components.some((e) => e.slug === 'LayerSlider'));
+  });
+
+  it('a component without a benchmark offers it in its hover (a command link) and as a tree action', async () => {
+    const hover = await hoverAt(LAYERSLIDER, 'LayerSlider WP');
+    assert.match(hover, /\[Measure locally\]\(command:wpBench\.measureLocally\?/);
+    const args = JSON.parse(decodeURIComponent(/command:wpBench\.measureLocally\?([^)]+)\)/.exec(hover)![1]));
+    assert.deepEqual(args, [{ kind: 'plugin', slug: 'LayerSlider' }], 'the link carries kind and slug only, never a path');
+    const c = await componentItem('LayerSlider');
+    assert.match(String(c?.item.contextValue), /\.measurable\.unbenchmarked$/);
+  });
+
+  it('asks once before running PHP; declining runs nothing', async () => {
+    const a = await api();
+    assert.equal(a.measure.consented, false, 'a fresh profile has not agreed yet');
+    a.answerNext(undefined);
+    const r = await vscode.commands.executeCommand<MeasureOutcome>('wpBench.measureLocally', { kind: 'plugin', slug: 'LayerSlider' });
+    assert.equal(r.status, 'declined');
+    assert.equal(a.bench.localResult('plugin', 'LayerSlider'), undefined);
+  });
+
+  it('Cancel stops the run: no child process, no PHP server, no temporary site left', async () => {
+    const a = await api();
+    a.answerNext('Continue');
+    let ended: MeasureOutcome | undefined;
+    const run = vscode.commands.executeCommand<MeasureOutcome>('wpBench.measureLocally', { kind: 'plugin', slug: 'LayerSlider' });
+    void Promise.resolve(run).then((o) => (ended = o));
+    const running = await waitFor('the PHP server to start', () => {
+      if (ended) throw new Error(`the run ended before it could be cancelled: ${JSON.stringify(ended)}`);
+      return a.measure.running?.serverPid && a.measure.running.siteRoot ? a.measure.running : undefined;
+    }, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}; steps so far: ${JSON.stringify(a.measure.running?.steps)}`);
+    });
+    assert.ok(fs.existsSync(running.siteRoot!), 'the site exists while it runs');
+    assert.ok(!gone(running.childPid) && !gone(running.serverPid));
+    running.cancel();
+    assert.equal((await run).status, 'cancelled');
+    assert.equal(a.measure.running, undefined);
+    await waitFor('the child process to end', () => gone(running.childPid));
+    await waitFor('the PHP server to end', () => gone(running.serverPid));
+    await waitFor('the temporary site to be removed', () => !fs.existsSync(running.siteRoot!));
+    assert.equal(a.bench.localResult('plugin', 'LayerSlider'), undefined);
+    assert.ok(a.measure.consented, 'agreed once: not asked again');
+  });
+
+  it('measures the premium-style plugin: hover, tree, inline and the site total show it as measured locally', async () => {
+    const a = await api();
+    const r = await vscode.commands.executeCommand<MeasureOutcome>('wpBench.measureLocally', { kind: 'plugin', slug: 'LayerSlider' });
+    assert.equal(r.status, 'measured', r.message);
+    assert.equal(r.record?.source, 'local');
+    assert.equal(r.record?.slug, 'layerslider');
+    const local = a.bench.localResult('plugin', 'LayerSlider');
+    assert.ok(local && !local.stale);
+    assert.ok(a.bench.local.records().has('plugin:LayerSlider'), 'keyed kind:slug for the reports');
+
+    const hover = await hoverAt(LAYERSLIDER, 'LayerSlider WP');
+    assert.match(hover, /\*\*Measured locally\*\* · ≈[A-F] local/);
+    assert.match(hover, /measured locally, PHP \d+\\?\.\d+, WordPress [\d\\.]+, \d{4}\\?-\d\d\\?-\d\d/);
+    assert.doesNotMatch(hover, /command:/, 'a fresh measurement needs no link');
+
+    const c = (await componentItem('LayerSlider'))!;
+    assert.match(String(c.item.description), /^≈[A-F] local$/);
+    assert.equal((c.item.iconPath as vscode.ThemeIcon).id, 'beaker');
+    assert.match(c.item.accessibilityInformation?.label ?? '', /estimated grade [A-F], measured locally, PHP \d+\.\d+, WordPress [\d.]+, \d{4}-\d\d-\d\d/);
+    assert.deepEqual(a.tree.getChildren(c.node as Node).map((n) => a.tree.getTreeItem(n).label), ['Activation', 'Homepage', 'Admin']);
+
+    const total = a.tree.getChildren()[0];
+    const counted = a.tree.getChildren(total).map((n) => a.tree.getTreeItem(n)).find((i) => i.label === 'Counted');
+    assert.match(String(counted?.description), /^\d+ from the benchmark API, 1 measured locally, \d+ unknown$/);
+    assert.match(String((a.tree.getTreeItem(total).tooltip as vscode.MarkdownString).value), /1 measured locally/);
+
+    const editor = await vscode.window.showTextDocument(workspaceFile(LAYERSLIDER));
+    const line = editor.document.getText().split('\n').findIndex((l) => l.includes('Plugin Name'));
+    await waitFor('the local inline text', () => /^≈[A-F] local · [+−-]?[\d.]+ ms homepage$/.test(a.inline.shown.get(editor.document.uri.fsPath)?.get(line) ?? ''));
+  });
+
+  it('an edit makes it stale (hover offers to measure again), and the site\'s own plugin measures from its tree item', async () => {
+    const a = await api();
+    const uri = workspaceFile(LAYERSLIDER);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, doc.positionAt(doc.getText().length), '\n// edited\n');
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    await waitFor('stale after the save', () => a.bench.localResult('plugin', 'LayerSlider')?.stale);
+    assert.match(String((await componentItem('LayerSlider'))!.item.description), /\(stale\)$/);
+    assert.match(await hoverAt(LAYERSLIDER, 'LayerSlider WP'), /⚠ Stale: .*\[Measure again\]\(command:wpBench\.measureLocally\?/);
+
+    const acme = (await componentItem('acme-shop-tweaks'))!;
+    const r = await vscode.commands.executeCommand<MeasureOutcome>('wpBench.measureLocally', acme.node);
+    assert.equal(r.status, 'measured', r.message);
+    await waitFor('acme-shop-tweaks in the tree', async () => /≈[A-F] local/.test(String((await componentItem('acme-shop-tweaks'))?.item.description)));
+    assert.match(await hoverAt(ACME, 'Acme Shop Tweaks'), /Measured locally/);
+    const total = a.tree.getChildren()[0];
+    const counted = a.tree.getChildren(total).map((n) => a.tree.getTreeItem(n)).find((i) => i.label === 'Counted');
+    assert.match(String(counted?.description), /2 measured locally/);
+  });
+});

@@ -1,0 +1,93 @@
+// Screenshots of Measure Locally in the real VS Code (code-server + headless Chromium), in a dark, a light and a
+// high-contrast theme: palette → "WP Bench: Measure Locally" → pick LayerSlider → Continue → the tree and the hover.
+// Runs the extension from this folder (dist/ built; node_modules holds the SQLite integration the engine uses), so
+// the title bar says "Extension Development Host".
+//   node test/ui/measure-shots.mjs        (screenshots in docs/screenshots/, or WPBENCH_SCREENSHOT_DIR)
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openWorkbench, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
+import { copyFixture, startEmulator } from '../integration/run.mjs';
+import { palette, quickOpen } from './drive.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SHOTS = process.env.WPBENCH_SCREENSHOT_DIR ? path.resolve(process.env.WPBENCH_SCREENSHOT_DIR) : path.join(ROOT, 'docs', 'screenshots');
+const PRO_KEY = 'wpb_demo_pro_3b9d6f2a8e1c4075';
+const THEMES = [
+  { suffix: '', theme: 'Default Dark Modern' },
+  { suffix: '-light', theme: 'Default Light Modern' },
+  { suffix: '-hc', theme: 'Default High Contrast' },
+];
+
+fs.mkdirSync(SHOTS, { recursive: true });
+const emulator = await startEmulator();
+try {
+  for (const { suffix, theme } of THEMES) {
+    const workspace = copyFixture();
+    const wb = await openWorkbench({
+      codeServerDir: VSCODE_TARGETS[0].dir,
+      workspace,
+      extensionDevelopmentPath: ROOT,
+      viewport: { width: 1400, height: 860 },
+      settings: { 'wpBench.apiUrl': emulator.url, 'workbench.colorTheme': theme, 'editor.hover.delay': 150, 'workbench.tips.enabled': false, 'window.commandCenter': false },
+    });
+    const { page } = wb;
+    try {
+      await page.locator('.statusbar-item', { hasText: 'Set up WP Bench' }).waitFor({ timeout: 60_000 });
+      await palette(page, 'WP Bench: Set API Key');
+      const key = page.locator('.quick-input-widget input[type="password"]');
+      await key.waitFor({ state: 'visible' });
+      await key.fill(PRO_KEY);
+      await page.keyboard.press('Enter');
+      await key.waitFor({ state: 'hidden' });
+      await page.locator('.activitybar .action-item a[aria-label^="WP Bench"]').click();
+      await page.locator('.monaco-list-row', { hasText: 'LayerSlider WP' }).waitFor({ timeout: 30_000 });
+
+      await palette(page, 'WP Bench: Measure Locally');
+      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'LayerSlider WP' }).first();
+      await pick.waitFor({ timeout: 15_000 });
+      await pick.click();
+      const toast = page.locator('.notification-toast', { hasText: 'runs the PHP of LayerSlider WP' });
+      await toast.waitFor({ timeout: 15_000 });
+      await toast.locator('a.monaco-button', { hasText: 'Continue' }).click();
+      const row = page.locator('.pane-body .monaco-list-row', { hasText: /LayerSlider WP.*≈[A-F] local/ }).first();
+      await row.waitFor({ timeout: 90_000 });
+      await palette(page, 'Notifications: Clear All Notifications');
+      // A wider side bar, so the descriptions read in full.
+      const sash = page.locator('.part.sidebar').boundingBox();
+      const box = await sash;
+      await page.mouse.move(box.x + box.width + 1, 400);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width + 230, 400, { steps: 5 });
+      await page.mouse.up();
+      await row.hover();
+      await page.locator('.monaco-hover:visible, .custom-hover:visible', { hasText: 'Measured locally' }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+      await page.screenshot({ path: path.join(SHOTS, `measure-tree${suffix}.png`) });
+
+      // The tree's tooltip away first: the editor's own hover is the picture.
+      await page.mouse.move(1000, 700);
+      await page.keyboard.press('Escape');
+      await page.locator('.monaco-hover:visible', { hasText: 'Measured locally' }).waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+      await quickOpen(page, 'layerslider.php');
+      const token = page.locator('.view-line span', { hasText: 'LayerSlider WP' }).first();
+      await token.waitFor({ timeout: 15_000 });
+      await token.hover();
+      const hover = page.locator('.monaco-editor .monaco-hover:visible', { hasText: 'Measured locally' });
+      await hover.waitFor({ timeout: 15_000 });
+      assert.match(await hover.innerText(), /measured locally, PHP \d+\.\d+, WordPress/);
+      // The hover fades in: the picture once its animation has finished (high contrast showed it half drawn).
+      await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.target?.closest?.('.monaco-hover')).every((a) => a.playState === 'finished'));
+      await page.screenshot({ path: path.join(SHOTS, `measure-hover${suffix}.png`) });
+      console.log(`  ✔ ${theme}: measure-tree${suffix}.png, measure-hover${suffix}.png`);
+    } catch (err) {
+      await page.screenshot({ path: path.join(SHOTS, `measure-failed${suffix}.png`) }).catch(() => undefined);
+      throw err;
+    } finally {
+      await wb.close();
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+} finally {
+  emulator.stop();
+}
