@@ -338,6 +338,29 @@ function sarifText(text: string): string {
   return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
+/** A SARIF 2.1.0 log of one run of WP Bench, paths relative to the repository root (%SRCROOT%). */
+export function sarifLog(rules: unknown[], results: unknown[], properties: Record<string, unknown>, opts: Pick<SarifOptions, 'toolVersion' | 'informationUri'> = {}) {
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'WP Bench',
+            informationUri: opts.informationUri ?? INFORMATION_URI,
+            ...(opts.toolVersion ? { version: opts.toolVersion, semanticVersion: opts.toolVersion } : {}),
+            rules,
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root.' } } },
+        results,
+        properties,
+      },
+    ],
+  };
+}
+
 export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
   const prefix = (opts.uriPrefix ?? '').replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
   const rules = RULES.map((r) => ({
@@ -369,24 +392,6 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
     return result;
   });
   results.push(...problemResults(j, ruleIndex.get('scan-problem'), (file, line, column) => location({ file, line, column })));
-  const sarif = {
-    $schema: SARIF_SCHEMA,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'WP Bench',
-            informationUri: opts.informationUri ?? INFORMATION_URI,
-            ...(opts.toolVersion ? { version: opts.toolVersion, semanticVersion: opts.toolVersion } : {}),
-            rules,
-          },
-        },
-        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root.' } } },
-        results,
-        properties: { passed: !j.failed, context: j.config.context, failOn: j.config.failOn },
-      },
-    ],
-  };
+  const sarif = sarifLog(rules, results, { passed: !j.failed, context: j.config.context, failOn: j.config.failOn }, opts);
   return JSON.stringify(sarif, null, 2);
 }
