@@ -23,7 +23,7 @@ function local(slug: string, ms: number, kb: number, q: number): LocalRecord {
   );
 }
 
-const comp = (slug: string, file = 'composer.json'): DetectedComponent => ({ kind: 'plugin', slug, name: null, version: null, locations: [{ file, line: 1, column: 1, source: file === 'composer.json' ? 'composer.json' : 'plugin-header' }] });
+const comp = (slug: string, file = 'composer.json'): DetectedComponent => ({ kind: 'plugin', slug, name: null, version: null, locations: [{ file, line: 1, column: 1, length: 1, source: file === 'composer.json' ? 'composer.json' : 'plugin-header' }] });
 
 function api(slug: string, grade: string, ms: number): LookupOutcome {
   const ctx = { ttfb_delta_ms: ms, memory_delta_kb: 1024, queries_delta: 1 };
