@@ -98,12 +98,28 @@ require_once ABSPATH . 'wp-settings.php';
 `;
 }
 
+/** mu-plugin: a request marked "baseline" runs without the component (same database, same server). */
+export const SIDE_MU_PLUGIN = `<?php
+// WP Bench: baseline requests (X-WPBench-Side: baseline) run without the measured component.
+if (isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline') {
+  if (WPBENCH_KIND === 'plugin') {
+    add_filter('option_active_plugins', function ($plugins) {
+      return array_values(array_diff((array) $plugins, array(WPBENCH_TARGET)));
+    }, PHP_INT_MAX);
+  } else {
+    $wpbench_base = function () { return WPBENCH_BASE_THEME; };
+    add_filter('pre_option_stylesheet', $wpbench_base, PHP_INT_MAX);
+    add_filter('pre_option_template', $wpbench_base, PHP_INT_MAX);
+  }
+}
+`;
+
 /**
- * mu-plugin: which copy of the component a request loads, by its X-WPBench-Side header: "baseline" none,
+ * mu-plugin of a comparison (`--baseline-ref`): which copy of the component a request loads, by its X-WPBench-Side header: "baseline" none,
  * "measured" the working tree's copy, "ref" the copy of `--baseline-ref` (same database, same server). While
  * activating, a theme request runs on the baseline theme (the activation endpoint switches it).
  */
-export const SIDE_MU_PLUGIN = `<?php
+export const SIDE_MU_PLUGIN_COMPARE = `<?php
 // WP Bench: each request loads one copy of the measured component, or none (X-WPBench-Side).
 $wpbench_side = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : 'measured';
 if (WPBENCH_KIND === 'plugin') {
@@ -117,7 +133,7 @@ if (WPBENCH_KIND === 'plugin') {
 } else {
   $wpbench_theme = null;
   if ($wpbench_side === 'baseline' || defined('WPBENCH_ACTIVATING')) $wpbench_theme = array(WPBENCH_BASE_THEME, WPBENCH_BASE_THEME);
-  elseif (WPBENCH_REF_TARGET !== '') $wpbench_theme = $wpbench_side === 'ref' ? array(WPBENCH_REF_TARGET, WPBENCH_REF_TEMPLATE) : array(WPBENCH_TARGET, WPBENCH_TEMPLATE);
+  else $wpbench_theme = $wpbench_side === 'ref' ? array(WPBENCH_REF_TARGET, WPBENCH_REF_TEMPLATE) : array(WPBENCH_TARGET, WPBENCH_TEMPLATE);
   if ($wpbench_theme) {
     add_filter('pre_option_stylesheet', function () use ($wpbench_theme) { return $wpbench_theme[0]; }, PHP_INT_MAX);
     add_filter('pre_option_template', function () use ($wpbench_theme) { return $wpbench_theme[1]; }, PHP_INT_MAX);
@@ -141,10 +157,13 @@ header('Content-Type: application/json');
 if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
 wp_set_current_user(1);
 // The copy to activate ("ref": the --baseline-ref copy); the side filters are dropped so the option is written whole.
-$wpbench_target = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'ref' && WPBENCH_REF_TARGET !== '' ? WPBENCH_REF_TARGET : WPBENCH_TARGET;
-remove_all_filters('option_active_plugins');
-remove_all_filters('pre_option_stylesheet');
-remove_all_filters('pre_option_template');
+$wpbench_ref = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'ref' && WPBENCH_REF_TARGET !== '';
+$wpbench_target = $wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET;
+if (WPBENCH_REF_TARGET !== '') {
+  remove_all_filters('option_active_plugins');
+  remove_all_filters('pre_option_stylesheet');
+  remove_all_filters('pre_option_template');
+}
 global $wpdb;
 $m0 = memory_get_usage();
 $q0 = $wpdb->num_queries;

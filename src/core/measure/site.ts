@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
 import type { SqliteSource } from './environment';
-import { ACTIVATE_ENDPOINT, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
+import { ACTIVATE_ENDPOINT, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, SIDE_MU_PLUGIN_COMPARE, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
 import { extractZip } from './zip';
 
 export const BOOT_PATH = '/wpbench-boot.php';
@@ -168,7 +168,8 @@ export async function buildSite(
       salts: Array.from({ length: 8 }, () => randomBytes(24).toString('base64')),
     }),
   );
-  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-side.php'), SIDE_MU_PLUGIN);
+  // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides.
+  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-side.php'), ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN);
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
