@@ -38,6 +38,8 @@ describe('measure --baseline-ref: regression maths', () => {
     assert.equal(isRegression(10, 50, 'ttfbMs', 0), false, 'an improvement never fails');
     assert.equal(isRegression(1.2, 1, 'memoryMb', 10), false);
     assert.equal(isRegression(1.3, 1, 'memoryMb', 10), true);
+    assert.equal(isRegression(108, 100, 'ttfbMs', 5, NOISE_FLOOR, 9), false, 'within the run\'s own noise (spread of its rounds)');
+    assert.equal(isRegression(110, 100, 'ttfbMs', 5, NOISE_FLOOR, 9), true);
   });
 
   it('compareRecords: rows per context and metric, exceeded regressions and ceilings, broken contexts', () => {

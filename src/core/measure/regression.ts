@@ -35,7 +35,9 @@ export interface MetricComparison {
   difference: number | null;
   /** difference in percent of |baseline| (null when the baseline is 0 or not measured) */
   percent: number | null;
-  /** the largest difference allowed: max(percent × |baseline|, noise floor) */
+  /** the run's own noise in this context and metric: the larger interquartile range of the two records' paired differences */
+  noise: number | null;
+  /** the largest difference allowed: max(percent × |baseline|, noise floor, the run's noise) */
   allowed: number | null;
   ceiling: number | null;
   regression: boolean;
@@ -83,16 +85,25 @@ export function formatMetric(metric: MeasureMetric, value: number, signed = fals
   return `${sign}${Math.round(a)} ${Math.round(a) === 1 ? 'query' : 'queries'}`;
 }
 
-/** The largest allowed increase: the percentage of the baseline's added cost, never under the noise floor. */
-export function allowedIncrease(baseline: number, metric: MeasureMetric, percent: number, floors: Record<MeasureMetric, number> = NOISE_FLOOR): number {
-  return Math.max((Math.abs(baseline) * percent) / 100, floors[metric]);
+/**
+ * The largest allowed increase: the percentage of the baseline's added cost, never under the noise floor nor under
+ * the run's own noise (the spread of its paired rounds: a run on a busy machine cannot fail on its noise).
+ */
+export function allowedIncrease(baseline: number, metric: MeasureMetric, percent: number, floors: Record<MeasureMetric, number> = NOISE_FLOOR, noise = 0): number {
+  return Math.max((Math.abs(baseline) * percent) / 100, floors[metric], noise);
 }
 
 /** A regression: the increase is above the allowed increase (and, for queries, at least one whole query). */
-export function isRegression(current: number, baseline: number, metric: MeasureMetric, percent: number, floors: Record<MeasureMetric, number> = NOISE_FLOOR): boolean {
+export function isRegression(current: number, baseline: number, metric: MeasureMetric, percent: number, floors: Record<MeasureMetric, number> = NOISE_FLOOR, noise = 0): boolean {
   const diff = current - baseline;
   if (metric === 'queries' && diff < 1) return false;
-  return diff > allowedIncrease(baseline, metric, percent, floors) + 1e-9;
+  return diff > allowedIncrease(baseline, metric, percent, floors, noise) + 1e-9;
+}
+
+function spreadOf(r: LocalRecord, ctx: MeasureContext, metric: MeasureMetric): number {
+  const sp = r.local.spread[ctx];
+  if (!sp) return 0;
+  return metric === 'ttfbMs' ? sp.ttfb_ms : metric === 'memoryMb' ? sp.memory_kb / 1024 : sp.queries;
 }
 
 export function compareRecords(current: LocalRecord, baseline: LocalRecord, policy: RegressionPolicy): RegressionReport {
@@ -113,11 +124,12 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
       const base = b ? round(metricValue(b, metric), metric) : null;
       const ceiling = policy.ceilings[ctx]?.[metric] ?? null;
       const difference = cur !== null && base !== null ? round(cur - base, metric) : null;
-      const allowed = base !== null ? round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors), metric) : null;
-      const regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors);
+      const noise = c && b ? round(Math.max(spreadOf(current, ctx, metric), spreadOf(baseline, ctx, metric)), metric) : null;
+      const allowed = base !== null ? round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, noise ?? 0), metric) : null;
+      const regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
       const overCeiling = cur !== null && ceiling !== null && cur > ceiling;
       const percent = difference !== null && base !== null && base !== 0 ? Math.round((difference / Math.abs(base)) * 1000) / 10 : null;
-      rows.push({ context: ctx, metric, current: cur, baseline: base, difference, percent, allowed, ceiling, regression, overCeiling });
+      rows.push({ context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling });
       if (regression) {
         exceeded.push({
           rule: 'regression',
@@ -127,7 +139,7 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
           baseline: base,
           difference,
           limit: allowed,
-          message: `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])})`,
+          message: `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])} and the run's noise)`,
         });
       }
       if (overCeiling) {
