@@ -33,6 +33,7 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --sqlite-integration DIR   WordPress's SQLite Database Integration plugin (folder or .zip); default: the copy
                              inside @wp-playground/cli when installed
   --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds
+  --warmup N                 warm-up rounds before the measured ones (default 2)
   --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S})
   --json                     one benchmark record in the API's shape, with source "local" and a "local" object
   --no-cache                 measure again even when the same files were measured before
@@ -41,7 +42,7 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              budget of .wp-bench.json ("measure") is exceeded
   --fail-on-regression PCT   largest allowed increase in percent of the baseline's added cost (default: the
                              team config's measure.maxRegressionPercent, else ${DEFAULT_MAX_REGRESSION_PERCENT}); increases of at most
-                             5 ms, 256 KB or 0 queries never fail
+                             5 ms, 256 KB or 0 queries, or within the run's own spread, never fail
   --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html
   --db URL                   not supported in this version (SQLite only)
 
