@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { buildRecord, type ContextSamples, type LocalRecord, type Sample } from '../../src/core/measure/method';
 import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression } from '../../src/core/measure/regression';
+import { runMeasureCli } from '../../src/measureCli';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../../src/core/report/regressionFormats';
 
 const s = (ttfbMs: number, memoryKb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: memoryKb * 1024, queries });
@@ -110,5 +111,23 @@ describe('measure --baseline-ref: reports', () => {
     ok.report = compareRecords(ok.baseline, ok.baseline, { maxRegressionPercent: 10, ceilings: {} });
     assert.match(regressionTable(ok), /PASSED/);
     assert.match(regressionMarkdown(ok), /✅ no performance regression/);
+  });
+});
+
+describe('measure --baseline-ref: usage', () => {
+  const cli = async (args: string[]) => {
+    const err: string[] = [];
+    const code = await runMeasureCli(args, { out: () => undefined, err: (t) => err.push(t), env: {}, cwd: process.cwd(), cacheDir: '/nonexistent-wpbench-cache' });
+    return { code, err: err.join('\n') };
+  };
+  it('--format and --fail-on-regression need --baseline-ref; bad values are usage errors (exit 2) before anything runs', async () => {
+    assert.match((await cli(['x', '--format', 'markdown'])).err, /need --baseline-ref/);
+    assert.equal((await cli(['x', '--fail-on-regression', '5'])).code, 2);
+    assert.match((await cli(['x', '--baseline-ref', 'HEAD', '--format', 'pdf'])).err, /--format must be one of/);
+    assert.match((await cli(['x', '--baseline-ref', 'HEAD', '--fail-on-regression', '-1'])).err, /percentage/);
+    assert.match((await cli(['x', '--baseline-ref', 'HEAD', '--json', '--format', 'sarif'])).err, /exclude each other/);
+    const missing = await cli(['/nonexistent-wpbench-plugin', '--baseline-ref', 'HEAD']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /does not exist/);
   });
 });
