@@ -18,7 +18,9 @@ import { problemsSummary, REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif
 import { toHtml } from './core/report/html';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { QuotaGuard } from './core/session/quotaGuard';
-import { judge, plainText, type JudgeConfig, type ReportLocation } from './core/report/judge';
+import { judge, localKey, plainText, type ComponentVerdict, type JudgeConfig, type ReportLocation } from './core/report/judge';
+import { MeasureError, measure } from './core/measure/engine';
+import type { LocalRecord } from './core/measure/method';
 import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
 import { versionPlace } from './core/versions';
 import { interruptSignal, measureSearchFrom, runMeasureCli } from './measureCli';
@@ -69,6 +71,9 @@ Check options (flags override .wp-bench.json, which overrides the defaults):
                           stops after 3 timeouts in a row; the report of what is known is printed, exit 6
   --offline               the cache only: no request at all, no key needed
   --diff REF              also show what this tree adds or removes compared with git REF
+  --measure-local         measure locally (runs their PHP on a throwaway site, see wp-bench measure) the
+                          plugins and themes in this folder the API has no benchmark for, so the site total
+                          and budgets cover them; marked "measured locally" in every report; bounded by --timeout-s
 
 The API key is read from WPBENCH_API_KEY only (never from the command line).
 Cache: WPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/wp-bench, else ~/.cache/wp-bench.
@@ -92,7 +97,7 @@ interface Parsed {
 }
 
 const CHECK_VALUE_FLAGS = ['--timeout-s', '--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
-const CHECK_BOOL_FLAGS = ['--offline'];
+const CHECK_BOOL_FLAGS = ['--offline', '--measure-local'];
 const VALUE_FLAGS = new Set(['--api-url', '--request-timeout-s', ...CHECK_VALUE_FLAGS]);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 
@@ -414,6 +419,13 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     warnUnwritableCache(cache, io);
     const notCached = [...looked.skipped.values()].filter((r) => r === 'offline').length;
     if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
+    let measureStopped = false;
+    if (parsed.flags.has('--measure-local')) {
+      const pre = judge({ outcomes: looked.outcomes, config, skipped: looked.skipped, components: scan.components });
+      const res = await measureLocal(pre.components, dir, io, runStarted + timeoutS * 1000, timeoutS);
+      config.local = res.records;
+      measureStopped = res.stopped;
+    }
     const input = { outcomes: looked.outcomes, config, skipped: looked.skipped, budgetLocations, budgetLocation };
     const judgement = judge({ ...input, components: scan.components, problems: scan.problems });
     let diff: ComponentDiff | undefined;
@@ -449,12 +461,56 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
           : `wp-bench: sending stopped after 3 timeouts in a row (the server is too slow); ${left} lookup${left === 1 ? ' was' : 's were'} not sent and ${left === 1 ? 'is' : 'are'} reported as not looked up.`,
       );
     }
-    const errorCode = errorExitCode([...errs.map((e) => exitCodeFor(e.error)), ...(looked.stoppedBy ? [EXIT.failure] : [])]);
+    const errorCode = errorExitCode([...errs.map((e) => exitCodeFor(e.error)), ...(looked.stoppedBy || measureStopped ? [EXIT.failure] : [])]);
     if (errorCode !== undefined) return errorCode;
     return judgement.failed ? EXIT.judged : EXIT.ok;
   } finally {
     await client.dispose();
   }
+}
+
+/**
+ * `check --measure-local`: the components without an API benchmark whose plugin file or theme folder is in the
+ * checked folder are measured one after the other (answered from the measure cache when their files are
+ * unchanged), until the run's time limit. A component that cannot be measured stays unknown, with a line on stderr.
+ */
+async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo, deadline: number, timeoutS: number): Promise<{ records: Map<string, LocalRecord>; stopped: boolean }> {
+  const records = new Map<string, LocalRecord>();
+  const root = await fs.realpath(dir);
+  const todo: Array<{ v: ComponentVerdict; target: string }> = [];
+  for (const v of verdicts) {
+    if (v.state === 'benchmarked' || v.unknownReason === 'outside-workspace') continue;
+    const loc = v.locations.find((l) => l.source === (v.kind === 'plugin' ? 'plugin-header' : 'theme-header'));
+    if (!loc) continue;
+    const file = path.resolve(dir, loc.file);
+    const target = v.kind === 'plugin' ? file : path.dirname(file);
+    const real = await fs.realpath(target).catch(() => undefined);
+    // Only what lives in the checked folder: never a symbolic link out of it.
+    if (!real || (real !== root && !real.startsWith(root + path.sep))) continue;
+    todo.push({ v, target });
+  }
+  let stopped = false;
+  for (const [i, { v, target }] of todo.entries()) {
+    const left = Math.floor((deadline - Date.now()) / 1000);
+    if (left < 1) {
+      io.err(`wp-bench: the run reached its time limit (--timeout-s ${timeoutS}): ${todo.length - i} component${todo.length - i === 1 ? ' was' : 's were'} not measured locally.`);
+      stopped = true;
+      break;
+    }
+    io.err(`wp-bench: measuring ${v.kind} ${v.slug} locally (${i + 1}/${todo.length}; runs its PHP on a throwaway site on 127.0.0.1)`);
+    try {
+      const r = await measure({ path: target, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal });
+      records.set(localKey(v.kind, v.slug), { ...r, slug: v.slug });
+    } catch (err) {
+      io.err(`wp-bench: ${v.kind} ${v.slug} could not be measured locally: ${truncateForMessage(String((err as Error)?.message ?? err), 300)}`);
+      if (err instanceof MeasureError && err.exitCode === 6) {
+        stopped = true;
+        if (io.signal?.aborted || Date.now() >= deadline) break;
+      }
+      if (err instanceof MeasureError && err.exitCode === 8) break; // no runtime: the same for every component
+    }
+  }
+  return { records, stopped };
 }
 
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {

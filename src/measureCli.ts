@@ -1,7 +1,13 @@
 // `wp-bench measure PATH`: the local benchmark engine (src/core/measure) from the command line. Runs the component's
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
-import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, MeasureError, measure, type MeasureOptions } from './core/measure/engine';
+import { ComponentNotFoundError, detectComponent } from './core/measure/component';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, MeasureError, measure, measureCompare, type MeasureOptions } from './core/measure/engine';
+import { DEFAULT_MAX_REGRESSION_PERCENT, compareRecords, type RegressionPolicy } from './core/measure/regression';
+import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
+import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from './core/report/regressionFormats';
+import { loadTeamConfig } from './core/teamConfig';
+import { ciSafeJson } from './core/format';
 import { CONTEXTS, type LocalRecord } from './core/measure/method';
 import type { RuntimeName } from './core/measure/runtime';
 import { textTable } from './core/report/formats';
@@ -27,18 +33,26 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --sqlite-integration DIR   WordPress's SQLite Database Integration plugin (folder or .zip); default: the copy
                              inside @wp-playground/cli when installed
   --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds
+  --warmup N                 warm-up rounds before the measured ones (default 2)
   --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S})
   --json                     one benchmark record in the API's shape, with source "local" and a "local" object
   --no-cache                 measure again even when the same files were measured before
+  --baseline-ref REF         regression check: also measure PATH as it is at git REF (extracted into a temporary
+                             folder), interleaved with the working tree on one throwaway site; exit 1 when a
+                             budget of .wp-bench.json ("measure") is exceeded
+  --fail-on-regression PCT   largest allowed increase in percent of the baseline's added cost (default: the
+                             team config's measure.maxRegressionPercent, else ${DEFAULT_MAX_REGRESSION_PERCENT}); increases of at most
+                             5 ms, 256 KB or 0 queries, or within the run's own spread, never fail
+  --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html
   --db URL                   not supported in this version (SQLite only)
 
-Exit codes: 0 measured, 2 usage or nothing to measure at PATH, 6 time limit or interrupted, 7 the component
+Exit codes: 0 measured (with --baseline-ref: no budget exceeded), 1 a budget exceeded (--baseline-ref), 2 usage or nothing to measure at PATH, 6 time limit or interrupted, 7 the component
 (or WordPress) breaks WordPress entirely, 8 no runtime can run (says what to install), 130 Ctrl-C.`;
 
 class UsageError extends Error {}
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
-  const VALUE = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration']);
+  const VALUE = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup']);
   const BOOL = new Set(['--json', '--no-cache', '--help', '-h']);
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
@@ -111,6 +125,13 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const runtime = parsed.flags.get('--runtime');
     if (runtime !== undefined && runtime !== 'php' && runtime !== 'playground') throw new UsageError('--runtime is php or playground');
     const json = parsed.flags.has('--json');
+    const baselineRef = parsed.flags.get('--baseline-ref') as string | undefined;
+    const formatFlag = parsed.flags.get('--format') as string | undefined;
+    if (formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html'].includes(formatFlag)) throw new UsageError('--format must be one of table, json, markdown, sarif, html');
+    if ((formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
+    if (json && formatFlag !== undefined && formatFlag !== 'json') throw new UsageError('--json and --format exclude each other');
+    const failPct = parsed.flags.get('--fail-on-regression');
+    if (failPct !== undefined && (typeof failPct !== 'string' || !/^\d+(\.\d+)?$/.test(failPct) || Number(failPct) > 10000)) throw new UsageError('--fail-on-regression needs a percentage from 0 to 10000');
     let lastRound = '';
     const options: MeasureOptions = {
       path: parsed.positional[0],
@@ -119,6 +140,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       php: parsed.flags.get('--php') as string | undefined,
       sqliteIntegration: parsed.flags.get('--sqlite-integration') as string | undefined,
       rounds: intFlag(parsed.flags, '--rounds', 1, 200),
+      warmup: intFlag(parsed.flags, '--warmup', 0, 20),
       timeoutS: intFlag(parsed.flags, '--timeout-s', 1, 86_400),
       env: io.env,
       cwd: io.cwd,
@@ -138,6 +160,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
         io.err(`wp-bench: ${line}`);
       },
     };
+    if (baselineRef !== undefined) return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     const record = await measure(options);
     io.out(json ? JSON.stringify(record) : measureTable(record));
     return 0;
@@ -152,6 +175,67 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     }
     io.err(`wp-bench: measuring failed: ${String((err as Error)?.message ?? err).slice(0, 400)}`);
     return 6;
+  }
+}
+
+/**
+ * `measure PATH --baseline-ref REF`: PATH as it is at REF is extracted (git archive, children without the API key)
+ * into a temporary folder, both copies are measured in one interleaved run, the differences judged.
+ */
+async function runRegression(options: MeasureOptions, ref: string, format: string, failPct: number | undefined, io: MeasureIo): Promise<number> {
+  let component;
+  try {
+    component = await detectComponent(path.resolve(io.cwd, options.path));
+  } catch (err) {
+    if (err instanceof ComponentNotFoundError) throw new MeasureError(err.message, 2);
+    throw err;
+  }
+  // The folder that is copied (or the single file's folder) is the one extracted at REF.
+  const abs = component.source;
+  const isDir = !component.singleFile;
+  const dir = isDir ? abs : path.dirname(abs);
+  let snapshot;
+  try {
+    snapshot = await snapshotAtRef(dir, ref);
+  } catch (err) {
+    if (err instanceof GitError) throw new UsageError(`--baseline-ref: ${err.message}`);
+    throw err;
+  }
+  try {
+    const refPath = isDir ? snapshot.root : path.join(snapshot.root, path.basename(abs));
+    // The team config: the current folder's, else the repository root's.
+    let team = await loadTeamConfig(io.cwd);
+    if (!team.config.file) {
+      const prefix = await repoPrefix(dir);
+      if (prefix !== undefined) {
+        const top = prefix === '' ? dir : path.resolve(dir, ...prefix.split('/').map(() => '..'));
+        if (top !== io.cwd) team = await loadTeamConfig(top);
+      }
+    }
+    for (const p of team.problems) io.err(`wp-bench: ${p.file}:${p.line}:${p.column}: ${p.message}`);
+    const policy: RegressionPolicy = {
+      maxRegressionPercent: failPct ?? team.config.measure?.maxRegressionPercent ?? DEFAULT_MAX_REGRESSION_PERCENT,
+      ceilings: team.config.measure?.ceilings ?? {},
+    };
+    const { current, baseline } = await measureCompare(options, refPath, `${abs} at ${ref}`);
+    const report = compareRecords(current, baseline, policy);
+    const prefix = (await repoPrefix(dir)) ?? '';
+    const mainName = component.mainFile;
+    const subject: RegressionSubject = { ref, commit: snapshot.commit, current, baseline, report, mainFile: [prefix, mainName].filter(Boolean).join('/') };
+    const text =
+      format === 'json'
+        ? ciSafeJson(regressionJson(subject))
+        : format === 'markdown'
+          ? regressionMarkdown(subject)
+          : format === 'sarif'
+            ? ciSafeJson(regressionSarif(subject))
+            : format === 'html'
+              ? regressionHtml(subject)
+              : regressionTable(subject);
+    io.out(text);
+    return report.exceeded.length ? 1 : 0;
+  } finally {
+    await snapshot.dispose();
   }
 }
 

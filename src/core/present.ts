@@ -3,7 +3,7 @@
 import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank, plural } from './format';
 import type { LookupOutcome } from './lookupService';
 import { l10n } from './l10n';
-import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextName } from './model';
+import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from './model';
 import { escapeMarkdown, markdownLinkTarget } from './report/markdownEscape';
 
 export { escapeMarkdown, markdownLinkTarget };
@@ -140,6 +140,25 @@ export interface SiteTotal {
   benchmarked: number;
   /** Components without a benchmark (not benchmarked, not in dataset, not looked up). */
   unknown: number;
+  /** Components measured locally (counted in the sums; not in `benchmarked`). */
+  local?: number;
+}
+
+
+/** Adds one component's measured deltas to the per-context sums (an unmeasured context is counted as such). */
+export function addToTotal(contexts: Record<ContextName, ContextTotal>, measured: Record<ContextName, ContextMeasurement | null>): void {
+  for (const c of CONTEXT_NAMES) {
+    const m = measured[c];
+    const t = contexts[c];
+    if (!m) {
+      t.notMeasured++;
+      continue;
+    }
+    t.measured++;
+    t.ttfbDeltaMs += m.ttfbDeltaMs;
+    t.memoryDeltaKb += m.memoryDeltaKb;
+    t.queriesDelta += m.queriesDelta;
+  }
 }
 
 /** Sums the measured deltas per context over the given outcomes. */
@@ -151,18 +170,7 @@ export function siteTotal(outcomes: (LookupOutcome | undefined)[]): SiteTotal {
     const r = o?.result;
     if (!r || r.state !== 'benchmarked') continue;
     benchmarked++;
-    for (const c of CONTEXT_NAMES) {
-      const m = r.record.contexts[c];
-      const t = contexts[c];
-      if (!m) {
-        t.notMeasured++;
-        continue;
-      }
-      t.measured++;
-      t.ttfbDeltaMs += m.ttfbDeltaMs;
-      t.memoryDeltaKb += m.memoryDeltaKb;
-      t.queriesDelta += m.queriesDelta;
-    }
+    addToTotal(contexts, r.record.contexts);
   }
   return { contexts, components: outcomes.length, benchmarked, unknown: outcomes.length - benchmarked };
 }

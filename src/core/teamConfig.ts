@@ -39,8 +39,17 @@ export interface TeamConfig {
    * so reports can point at the line that set a budget.
    */
   positions: Record<string, { line: number; column: number }>;
+  /** `wp-bench measure --baseline-ref`: maximum regression in percent and per-context ceilings of the component. */
+  measure?: MeasureSettings;
   /** The file read, relative to the root (forward slashes); absent when there is none. */
   file?: string;
+}
+
+export interface MeasureSettings {
+  /** Largest allowed increase of an added cost, in percent of the baseline's (a noise floor applies too). */
+  maxRegressionPercent?: number;
+  /** Upper bounds on the measured component's own added cost, per context (ttfbMs, memoryMb, queries). */
+  ceilings: Partial<Record<ContextName, Budget>>;
 }
 
 export function emptyTeamConfig(): TeamConfig {
@@ -49,7 +58,7 @@ export function emptyTeamConfig(): TeamConfig {
 
 /** Keys a team config can never set: they decide where the key goes. */
 const REFUSED_KEYS = new Set(['apiurl', 'apikey', 'key', 'api', 'url', 'token', 'wpbench.apiurl']);
-const KNOWN_KEYS = new Set(['$schema', 'minimumGrade', 'budgets', 'ignore', 'context', 'contextWeights']);
+const KNOWN_KEYS = new Set(['$schema', 'minimumGrade', 'budgets', 'ignore', 'context', 'contextWeights', 'measure']);
 
 function isContext(v: unknown): v is ContextName {
   return typeof v === 'string' && (CONTEXT_NAMES as readonly string[]).includes(v);
@@ -87,7 +96,7 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
       continue;
     }
     if (!KNOWN_KEYS.has(key)) {
-      at(keyNode, l10n.t('Unknown setting "{0}" is ignored (known: minimumGrade, budgets, ignore, context, contextWeights)', key.slice(0, 60)));
+      at(keyNode, l10n.t('Unknown setting "{0}" is ignored (known: minimumGrade, budgets, ignore, context, contextWeights, measure)', key.slice(0, 60)));
       continue;
     }
     switch (key) {
@@ -124,26 +133,55 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
       case 'contextWeights':
         readWeights(value, config, at, mark, keyNode);
         break;
+      case 'measure':
+        readMeasure(value, config, at, mark);
+        break;
     }
   }
   return { config, problems };
 }
 
-function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): void {
+function readMeasure(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): void {
   if (value.type !== 'object') {
-    at(value, l10n.t('budgets must be an object keyed by context ("activation", "homepage", "admin")'));
+    at(value, l10n.t('measure must be an object with maxRegressionPercent and/or ceilings'));
+    return;
+  }
+  const settings: MeasureSettings = { ceilings: {} };
+  for (const prop of value.children ?? []) {
+    const [kNode, vNode] = prop.children ?? [];
+    if (!kNode || !vNode) continue;
+    if (kNode.value === 'maxRegressionPercent') {
+      if (vNode.type !== 'number' || !Number.isFinite(vNode.value) || vNode.value < 0 || vNode.value > 10000) {
+        at(vNode, l10n.t('measure.maxRegressionPercent must be a number from 0 to 10000'));
+        continue;
+      }
+      settings.maxRegressionPercent = vNode.value;
+      mark('measure.maxRegressionPercent', kNode);
+    } else if (kNode.value === 'ceilings') {
+      const holder = { ...emptyTeamConfig(), budgets: settings.ceilings };
+      readBudgets(vNode, holder, at, (k, n) => mark(`measure.${k.replace(/^budgets\./, 'ceilings.')}`, n), 'measure.ceilings');
+    } else {
+      at(kNode, l10n.t('Unknown setting "measure.{0}" is ignored (known: maxRegressionPercent, ceilings)', String(kNode.value).slice(0, 40)));
+    }
+  }
+  config.measure = settings;
+}
+
+function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void, name = 'budgets'): void {
+  if (value.type !== 'object') {
+    at(value, l10n.t('{0} must be an object keyed by context ("activation", "homepage", "admin")', name));
     return;
   }
   for (const prop of value.children ?? []) {
     const [ctxNode, budgetNode] = prop.children ?? [];
     if (!ctxNode || !budgetNode) continue;
     if (!isContext(ctxNode.value)) {
-      at(ctxNode, l10n.t('Unknown budget context "{0}" is ignored (use "activation", "homepage" or "admin")', String(ctxNode.value).slice(0, 40)));
+      at(ctxNode, l10n.t('Unknown context "{0}" in {1} is ignored (use "activation", "homepage" or "admin")', String(ctxNode.value).slice(0, 40), name));
       continue;
     }
     const ctx = ctxNode.value;
     if (budgetNode.type !== 'object') {
-      at(budgetNode, l10n.t('budgets.{0} must be an object with ttfbMs, memoryMb and/or queries', ctx));
+      at(budgetNode, l10n.t('{0}.{1} must be an object with ttfbMs, memoryMb and/or queries', name, ctx));
       continue;
     }
     const budget: Budget = {};
@@ -152,11 +190,11 @@ function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) =
       if (!mNode || !vNode) continue;
       const metric = mNode.value as string;
       if (!(BUDGET_METRICS as readonly string[]).includes(metric)) {
-        at(mNode, l10n.t('Unknown budget "{0}" in budgets.{1} is ignored (use ttfbMs, memoryMb, queries)', String(metric).slice(0, 40), ctx));
+        at(mNode, l10n.t('Unknown metric "{0}" in {1}.{2} is ignored (use ttfbMs, memoryMb, queries)', String(metric).slice(0, 40), name, ctx));
         continue;
       }
       if (vNode.type !== 'number' || !Number.isFinite(vNode.value) || vNode.value < 0) {
-        at(vNode, l10n.t('budgets.{0}.{1} must be a number ≥ 0', ctx, metric));
+        at(vNode, l10n.t('{0}.{1}.{2} must be a number ≥ 0', name, ctx, metric));
         continue;
       }
       budget[metric as BudgetMetric] = vNode.value;

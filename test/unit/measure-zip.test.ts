@@ -71,6 +71,20 @@ describe('measure: zip reader (the SQLite integration ships as a zip)', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("wordpress.org's zip (one top folder of another name): that folder is the prefix", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-zip-'));
+    try {
+      const zip = path.join(dir, 'x.zip');
+      await fs.writeFile(zip, makeZip({ 'sqlite-database-integration/load.php': 'l', 'sqlite-database-integration/wp-includes/sqlite/db.php': 'd' }));
+      assert.equal(await extractZip(zip, path.join(dir, 'out'), 'plugin-sqlite-database-integration/'), 2);
+      assert.equal(await fs.readFile(path.join(dir, 'out', 'wp-includes', 'sqlite', 'db.php'), 'utf8'), 'd');
+      await fs.writeFile(zip, makeZip({ 'a/x.php': 'x', 'b/y.php': 'y' }));
+      assert.equal(await extractZip(zip, path.join(dir, 'out2'), 'p/'), 0, 'two top folders: nothing guessed');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('measure: PHP literals and the CLI front', () => {

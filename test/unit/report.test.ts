@@ -66,7 +66,7 @@ describe('report: judge', () => {
     assert.equal(t.measured, 2);
     assert.equal(t.notMeasured, 1);
     assert.equal(j.total.unknown, 3);
-    assert.deepEqual(j.counts, { components: 6, benchmarked: 3, notBenchmarked: 1, notInDataset: 1, unknown: 1, stale: 0, ignored: 0, gradeFailures: 1, budgetFailures: 0, problems: 0, uncounted: 0, notes: 0 });
+    assert.deepEqual(j.counts, { components: 6, benchmarked: 3, local: 0, notBenchmarked: 1, notInDataset: 1, unknown: 1, stale: 0, ignored: 0, gradeFailures: 1, budgetFailures: 0, problems: 0, uncounted: 0, notes: 0 });
   });
 
   it('budgets: over and within, per context, memory in MB, with the unmeasured listed', () => {
@@ -137,8 +137,8 @@ describe('report: formats', () => {
     assert.deepEqual(Object.keys(j), ['version', 'passed', 'failOn', 'context', 'counts', 'siteTotal', 'budgets', 'components', 'findings', 'problems']);
     assert.equal(j.version, 1);
     assert.equal(j.passed, false);
-    assert.deepEqual(Object.keys(j.components[0]), ['kind', 'slug', 'name', 'version', 'state', 'grade', 'score', 'failed', 'stale', 'fetchedAt', 'synthetic', 'unknownReason', 'contexts', 'profileUrl', 'locations', 'findings']);
-    assert.deepEqual(Object.keys(j.siteTotal), ['activation', 'homepage', 'admin', 'components', 'benchmarked', 'unknown']);
+    assert.deepEqual(Object.keys(j.components[0]), ['kind', 'slug', 'name', 'version', 'state', 'grade', 'score', 'failed', 'stale', 'fetchedAt', 'synthetic', 'unknownReason', 'source', 'local', 'contexts', 'profileUrl', 'locations', 'findings']);
+    assert.deepEqual(Object.keys(j.siteTotal), ['activation', 'homepage', 'admin', 'components', 'benchmarked', 'local', 'unknown', 'sources']);
     assert.equal(j.siteTotal.homepage.notMeasured, 1);
     const unmeasured = j.components.find((c: any) => c.slug === 'unmeasured');
     assert.equal(unmeasured.contexts.homepage, null, 'not measured is null, never zero');

@@ -70,9 +70,32 @@ describe('team config (.wp-bench.json)', () => {
     const schema = JSON.parse(await fs.readFile(path.resolve('schemas/wp-bench.schema.json'), 'utf8'));
     assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
     assert.equal(schema.additionalProperties, false);
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', 'budgets', 'context', 'contextWeights', 'ignore', 'minimumGrade']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', 'budgets', 'context', 'contextWeights', 'ignore', 'measure', 'minimumGrade']);
+    assert.deepEqual(Object.keys(schema.properties.measure.properties), ['maxRegressionPercent', 'ceilings']);
+    assert.equal(schema.properties.measure.additionalProperties, false);
+    assert.equal(schema.properties.measure.properties.maxRegressionPercent.default, 10);
+    assert.deepEqual(Object.keys(schema.properties.measure.properties.ceilings.properties), ['activation', 'homepage', 'admin']);
+    assert.deepEqual(Object.keys(schema.definitions.ceiling.properties), ['ttfbMs', 'memoryMb', 'queries']);
     assert.deepEqual(schema.properties.minimumGrade.enum, ['A', 'B', 'C', 'D', 'E', 'F']);
     assert.deepEqual(Object.keys(schema.definitions.budget.properties), ['ttfbMs', 'memoryMb', 'queries']);
     for (const p of Object.values<any>(schema.properties)) assert.equal(typeof p.description, 'string');
+  });
+
+  it('the measure section: maximum regression and per-context ceilings, with positions; invalid parts are problems', () => {
+    const text = '{\n"measure": {\n  "maxRegressionPercent": 15,\n  "ceilings": { "homepage": { "ttfbMs": 40, "memoryMb": 2, "queries": 5 }, "admin": { "queries": 3 } }\n}\n}';
+    const { config, problems } = parseTeamConfig(text, '.wp-bench.json');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config.measure, { maxRegressionPercent: 15, ceilings: { homepage: { ttfbMs: 40, memoryMb: 2, queries: 5 }, admin: { queries: 3 } } });
+    assert.deepEqual(config.positions['measure.maxRegressionPercent'], { line: 3, column: 3 });
+    assert.ok(config.positions['measure.ceilings.homepage.ttfbMs']);
+    assert.deepEqual(config.budgets, {}, 'ceilings are not site budgets');
+
+    const bad = parseTeamConfig('{\n"measure": {\n"maxRegressionPercent": -3,\n"ceilings": { "front": {}, "homepage": { "ttfbMs": "x", "cpu": 1, "queries": 2 } },\n"floor": 1\n}\n}', '.wp-bench.json');
+    assert.deepEqual(bad.config.measure, { ceilings: { homepage: { queries: 2 } } });
+    assert.deepEqual(bad.problems.map((p) => p.line), [3, 4, 4, 4, 5]);
+    assert.match(bad.problems[0].message, /maxRegressionPercent must be a number from 0 to 10000/);
+    assert.match(bad.problems[1].message, /Unknown context "front" in measure\.ceilings/);
+    assert.match(bad.problems[4].message, /Unknown setting "measure\.floor"/);
+    assert.equal(parseTeamConfig('{"measure": 3}', 'x').problems.length, 1);
   });
 });

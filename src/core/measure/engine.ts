@@ -166,17 +166,46 @@ function abortError(signal: AbortSignal): MeasureError {
   return r instanceof MeasureError ? r : new MeasureError('interrupted', 6);
 }
 
-/** Measures one component; throws MeasureError (with its exit code) when it cannot. */
-export async function measure(o: MeasureOptions): Promise<LocalRecord> {
-  const started = Date.now();
-  const progress = o.progress ?? (() => undefined);
-  let component: MeasuredComponent;
+async function detect(p: string, what = ''): Promise<MeasuredComponent> {
   try {
-    component = await detectComponent(path.resolve(o.cwd, o.path));
+    return await detectComponent(p);
   } catch (err) {
-    if (err instanceof ComponentNotFoundError) throw new MeasureError(err.message, 2);
+    if (err instanceof ComponentNotFoundError) throw new MeasureError(`${what}${err.message}`, 2);
     throw err;
   }
+}
+
+/** Measures one component; throws MeasureError (with its exit code) when it cannot. */
+export async function measure(o: MeasureOptions): Promise<LocalRecord> {
+  const component = await detect(path.resolve(o.cwd, o.path));
+  return (await run(o, component)).current;
+}
+
+export interface ComparedRecords {
+  /** the working tree's copy */
+  current: LocalRecord;
+  /** the other copy (`--baseline-ref`), measured in the same run against the same clean site */
+  baseline: LocalRecord;
+}
+
+/**
+ * Measures two copies of one component INTERLEAVED on one throwaway site: each round requests the clean site, the
+ * working tree's copy and the other copy (`refPath`, e.g. a git ref checked out into a temporary folder), in a
+ * rotating order. Both records have the shape `measure` returns, against the same baseline samples; the
+ * result cache is not used (a comparison is always measured).
+ */
+export async function measureCompare(o: MeasureOptions, refPath: string, refLabel = 'the baseline'): Promise<ComparedRecords> {
+  const component = await detect(path.resolve(o.cwd, o.path));
+  const ref = await detect(path.resolve(o.cwd, refPath), `${refLabel}: `);
+  if (ref.kind !== component.kind) throw new MeasureError(`${refLabel} holds a ${ref.kind}, the working tree a ${component.kind}: nothing to compare`, 2);
+  if (ref.kind === 'plugin' && ref.singleFile !== component.singleFile) throw new MeasureError(`${refLabel} is ${ref.singleFile ? 'a single-file plugin' : 'a plugin folder'}, the working tree not: nothing to compare`, 2);
+  const out = await run({ ...o, noCache: true }, component, { ...ref, slug: component.slug });
+  return { current: out.current, baseline: out.ref! };
+}
+
+async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord }> {
+  const started = Date.now();
+  const progress = o.progress ?? (() => undefined);
   for (const w of component.warnings ?? []) progress(`warning: ${w}`);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
   const warmup = o.warmup ?? DEFAULT_WARMUP;
@@ -185,11 +214,11 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
   const cache = o.cacheDir ? new MeasureCache(o.cacheDir) : undefined;
   const hash = await componentHash(component);
   const cacheKey = MeasureCache.key({ component: hash, wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
-  if (cache && !o.noCache) {
+  if (cache && !o.noCache && !refComponent) {
     const hit = await cache.get(cacheKey, component.slug);
     if (hit) {
       progress('answered from the cache (same files, WordPress, PHP and runtime)');
-      return { ...hit, local: { ...hit.local, cached: true } };
+      return { current: { ...hit, local: { ...hit.local, cached: true } } };
     }
   }
 
@@ -217,6 +246,7 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
     const site = await buildSite(root, {
       core: env.core,
       component,
+      ref: refComponent,
       sqlite: env.sqlite,
       phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
     });
@@ -258,28 +288,36 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
       .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
       .join('; ');
 
-    // The one-time activation, measured apart.
-    progress(`activating ${component.kind} ${component.slug}`);
-    const actId = randomBytes(8).toString('hex');
-    const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': 'measured' }).catch((e) => {
-      throw serverDied(e);
-    });
-    const actProbe = await readProbe(site, actId, signal);
-    let activationHook: LocalRecord['local']['activation_hook'] = null;
-    try {
-      activationHook = JSON.parse(act.body);
-    } catch {
-      /* reported below */
-    }
-    if (act.status !== 200 || actProbe?.error || !activationHook) {
-      throw new MeasureError(
-        `the ${component.kind} breaks WordPress: activating it failed (status ${act.status}): ${actProbe?.error ?? (await phpErrorText(site, act.body, srv))}`,
-        7,
-      );
-    }
-    if (activationHook.error) throw new MeasureError(`WordPress refused to activate the ${component.kind}: ${htmlText(activationHook.error)}`, 7);
+    // The one-time activation, measured apart (each copy in its own request: two copies may declare the same
+    // functions, so one request never loads both).
+    const activate = async (side: 'measured' | 'ref', c: MeasuredComponent): Promise<NonNullable<LocalRecord['local']['activation_hook']>> => {
+      progress(`activating ${c.kind} ${c.slug}${side === 'ref' ? ' (baseline copy)' : ''}`);
+      const actId = randomBytes(8).toString('hex');
+      const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side }).catch((e) => {
+        throw serverDied(e);
+      });
+      const actProbe = await readProbe(site, actId, signal);
+      let hook: LocalRecord['local']['activation_hook'] = null;
+      try {
+        hook = JSON.parse(act.body);
+      } catch {
+        /* reported below */
+      }
+      const which = side === 'ref' ? ` (${c.kind} at the baseline)` : '';
+      if (act.status !== 200 || actProbe?.error || !hook) {
+        throw new MeasureError(
+          `the ${c.kind}${which} breaks WordPress: activating it failed (status ${act.status}): ${actProbe?.error ?? (await phpErrorText(site, act.body, srv))}`,
+          7,
+        );
+      }
+      if (hook.error) throw new MeasureError(`WordPress refused to activate the ${c.kind}${which}: ${htmlText(hook.error)}`, 7);
+      return hook;
+    };
+    const activationHook = await activate('measured', component);
+    const refHook = refComponent ? await activate('ref', refComponent) : null;
 
-    const one = async (ctx: MeasureContext, side: 'baseline' | 'measured'): Promise<Outcome> => {
+    type Side = 'baseline' | 'measured' | 'ref';
+    const one = async (ctx: MeasureContext, side: Side): Promise<Outcome> => {
       const id = randomBytes(8).toString('hex');
       const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side };
       if (ctx === 'admin') headers.Cookie = cookie;
@@ -296,59 +334,59 @@ export async function measure(o: MeasureOptions): Promise<LocalRecord> {
       return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries } };
     };
 
-    const samples: Record<MeasureContext, ContextSamples> = {
-      activation: { baseline: [], measured: [] },
-      homepage: { baseline: [], measured: [] },
-      admin: { baseline: [], measured: [] },
-    };
-    const failed: Partial<Record<MeasureContext, NullReason>> = {};
+    const sides: Side[] = refComponent ? ['baseline', 'measured', 'ref'] : ['baseline', 'measured'];
+    const samples = Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [], measured: [], ref: [] }])) as unknown as Record<MeasureContext, Record<Side, Sample[]>>;
+    const failed: Record<'measured' | 'ref', Partial<Record<MeasureContext, NullReason>>> = { measured: {}, ref: {} };
     const total = warmup + rounds;
     for (let r = 0; r < total; r++) {
       const warm = r < warmup;
       for (const ctx of CONTEXTS) {
-        if (failed[ctx]) continue;
+        if (failed.measured[ctx] && (!refComponent || failed.ref[ctx])) continue;
         check();
         progress(warm ? `warm-up ${r + 1}/${warmup}: ${ctx}` : `round ${r - warmup + 1}/${rounds}: ${ctx}`);
-        // Alternate which side goes first so drift hits both.
-        const order: Array<'baseline' | 'measured'> = r % 2 === 0 ? ['baseline', 'measured'] : ['measured', 'baseline'];
+        // Rotate which side goes first so drift hits every side alike.
+        const order = sides.map((_, i) => sides[(i + r) % sides.length]);
         for (const side of order) {
+          if (side !== 'baseline' && failed[side][ctx]) continue;
           const out = await one(ctx, side);
           if ('fail' in out) {
             if (side === 'baseline') {
               throw new MeasureError(`WordPress itself fails without the component (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''})`, 7);
             }
             if (warm) continue; // one-time redirects (welcome screens) and first-request work settle during warm-up
-            if (ctx === 'activation') {
+            if (ctx === 'activation' && side === 'measured') {
               throw new MeasureError(`the ${component.kind} breaks WordPress on every request: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''}`, 7);
             }
-            failed[ctx] = out.fail;
-            break;
+            failed[side][ctx] = out.fail;
+            continue;
           }
           if (!warm) samples[ctx][side].push(out.ok);
         }
       }
     }
-    for (const ctx of CONTEXTS) if (failed[ctx]) samples[ctx] = { baseline: [], measured: [] };
 
-    const record = buildRecord(
-      component,
-      Object.fromEntries(CONTEXTS.map((c) => [c, failed[c] ?? samples[c]])) as Record<MeasureContext, ContextSamples | NullReason>,
-      {
-        runtime: env.runtime,
-        ...(env.runtime === 'playground' ? { runtime_note: PLAYGROUND_NOTE } : {}),
-        wordpress_version: installed.wp_version,
-        php_version: installed.php_version,
-        rounds,
-        warmup_rounds: warmup,
-        baseline_theme: site.baseTheme,
-        activation_hook: activationHook,
-        duration_s: Math.round((Date.now() - started) / 100) / 10,
-        ...(component.warnings?.length ? { warnings: component.warnings } : {}),
-      },
-      new Date(),
-    );
-    if (cache) await cache.set(cacheKey, record).catch(() => undefined);
-    return record;
+    const info = {
+      runtime: env.runtime,
+      ...(env.runtime === 'playground' ? { runtime_note: PLAYGROUND_NOTE } : {}),
+      wordpress_version: installed.wp_version,
+      php_version: installed.php_version,
+      rounds,
+      warmup_rounds: warmup,
+      baseline_theme: site.baseTheme,
+      duration_s: Math.round((Date.now() - started) / 100) / 10,
+    };
+    const at = new Date();
+    const recordOf = (c: MeasuredComponent, side: 'measured' | 'ref', hook: LocalRecord['local']['activation_hook']) =>
+      buildRecord(
+        c,
+        Object.fromEntries(CONTEXTS.map((ctx) => [ctx, failed[side][ctx] ?? { baseline: samples[ctx].baseline, measured: samples[ctx][side] }])) as Record<MeasureContext, ContextSamples | NullReason>,
+        { ...info, activation_hook: hook, ...(c.warnings?.length ? { warnings: c.warnings } : {}) },
+        at,
+      );
+    const record = recordOf(component, 'measured', activationHook);
+    const refRecord = refComponent ? recordOf(refComponent, 'ref', refHook) : undefined;
+    if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
+    return { current: record, ref: refRecord };
   } catch (err) {
     if (signal.aborted) throw abortError(signal);
     throw err;

@@ -49,6 +49,11 @@ export interface ConfigOptions {
   /** plugin basename (folder/file.php) or theme folder name */
   target: string;
   baseTheme: string;
+  /** theme: the template (parent folder, or the theme's own folder) */
+  template?: string;
+  /** a second copy of the component (`--baseline-ref`), measured on the side "ref" */
+  refTarget?: string;
+  refTemplate?: string;
   /** secret of the activation endpoint */
   key: string;
   salts: string[];
@@ -84,6 +89,9 @@ define('WP_DEFAULT_THEME', ${phpString(o.baseTheme)});
 define('WPBENCH_KIND', ${phpString(o.kind)});
 define('WPBENCH_TARGET', ${phpString(o.target)});
 define('WPBENCH_BASE_THEME', ${phpString(o.baseTheme)});
+define('WPBENCH_TEMPLATE', ${phpString(o.template ?? o.target)});
+define('WPBENCH_REF_TARGET', ${phpString(o.refTarget ?? '')});
+define('WPBENCH_REF_TEMPLATE', ${phpString(o.refTemplate ?? o.refTarget ?? '')});
 define('WPBENCH_KEY', ${phpString(o.key)});
 if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
 require_once ABSPATH . 'wp-settings.php';
@@ -106,6 +114,33 @@ if (isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] ==
 }
 `;
 
+/**
+ * mu-plugin of a comparison (`--baseline-ref`): which copy of the component a request loads, by its X-WPBench-Side header: "baseline" none,
+ * "measured" the working tree's copy, "ref" the copy of `--baseline-ref` (same database, same server). While
+ * activating, a theme request runs on the baseline theme (the activation endpoint switches it).
+ */
+export const SIDE_MU_PLUGIN_COMPARE = `<?php
+// WP Bench: each request loads one copy of the measured component, or none (X-WPBench-Side).
+$wpbench_side = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : 'measured';
+if (WPBENCH_KIND === 'plugin') {
+  $wpbench_off = $wpbench_side === 'baseline' ? array(WPBENCH_TARGET, WPBENCH_REF_TARGET) : ($wpbench_side === 'ref' ? array(WPBENCH_TARGET) : array(WPBENCH_REF_TARGET));
+  $wpbench_off = array_values(array_filter($wpbench_off, 'strlen'));
+  if ($wpbench_off) {
+    add_filter('option_active_plugins', function ($plugins) use ($wpbench_off) {
+      return array_values(array_diff((array) $plugins, $wpbench_off));
+    }, PHP_INT_MAX);
+  }
+} else {
+  $wpbench_theme = null;
+  if ($wpbench_side === 'baseline' || defined('WPBENCH_ACTIVATING')) $wpbench_theme = array(WPBENCH_BASE_THEME, WPBENCH_BASE_THEME);
+  else $wpbench_theme = $wpbench_side === 'ref' ? array(WPBENCH_REF_TARGET, WPBENCH_REF_TEMPLATE) : array(WPBENCH_TARGET, WPBENCH_TEMPLATE);
+  if ($wpbench_theme) {
+    add_filter('pre_option_stylesheet', function () use ($wpbench_theme) { return $wpbench_theme[0]; }, PHP_INT_MAX);
+    add_filter('pre_option_template', function () use ($wpbench_theme) { return $wpbench_theme[1]; }, PHP_INT_MAX);
+  }
+}
+`;
+
 /** The activation context's endpoint: boots WordPress with everything active and renders nothing. */
 export const BOOT_ENDPOINT = `<?php
 define('WP_USE_THEMES', false);
@@ -114,12 +149,21 @@ require __DIR__ . '/wp-load.php';
 
 /** Activates the component once, measuring its activation apart (time, memory, queries, output, error). */
 export const ACTIVATE_ENDPOINT = `<?php
+define('WPBENCH_ACTIVATING', true);
 require __DIR__ . '/wp-load.php';
 require_once ABSPATH . 'wp-admin/includes/plugin.php';
 require_once ABSPATH . 'wp-admin/includes/theme.php';
 header('Content-Type: application/json');
 if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
 wp_set_current_user(1);
+// The copy to activate ("ref": the --baseline-ref copy); the side filters are dropped so the option is written whole.
+$wpbench_ref = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'ref' && WPBENCH_REF_TARGET !== '';
+$wpbench_target = $wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET;
+if (WPBENCH_REF_TARGET !== '') {
+  remove_all_filters('option_active_plugins');
+  remove_all_filters('pre_option_stylesheet');
+  remove_all_filters('pre_option_template');
+}
 global $wpdb;
 $m0 = memory_get_usage();
 $q0 = $wpdb->num_queries;
@@ -127,14 +171,14 @@ $t0 = microtime(true);
 ob_start();
 $error = null;
 if (WPBENCH_KIND === 'plugin') {
-  $r = activate_plugin(WPBENCH_TARGET, '', false, false);
+  $r = activate_plugin($wpbench_target, '', false, false);
   if (is_wp_error($r)) $error = $r->get_error_message();
 } else {
-  $theme = wp_get_theme(WPBENCH_TARGET);
+  $theme = wp_get_theme($wpbench_target);
   if (!$theme->exists() || $theme->errors()) {
     $error = $theme->errors() ? $theme->errors()->get_error_message() : 'theme not found';
   } else {
-    switch_theme(WPBENCH_TARGET);
+    switch_theme($wpbench_target);
   }
 }
 $out = ob_get_clean();

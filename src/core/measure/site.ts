@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
 import type { SqliteSource } from './environment';
-import { ACTIVATE_ENDPOINT, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
+import { ACTIVATE_ENDPOINT, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, SIDE_MU_PLUGIN_COMPARE, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
 import { extractZip } from './zip';
 
 export const BOOT_PATH = '/wpbench-boot.php';
@@ -28,7 +28,12 @@ export interface Site {
   baseTheme: string;
   /** plugin basename or theme folder, as WordPress names it */
   target: string;
+  /** the second copy's basename or folder (`--baseline-ref`), when there is one */
+  refTarget?: string;
 }
+
+/** Folder (or file) name suffix of the second copy: never a name the working tree's copy can have. */
+export const REF_SUFFIX = '--wpbench-ref';
 
 /** How PHP sees the folders (the native runtime: the same paths; Playground: its mount points). */
 export interface PhpPaths {
@@ -73,7 +78,7 @@ export async function makeTempRoot(): Promise<string> {
 
 export async function buildSite(
   root: string,
-  opts: { core: string; component: MeasuredComponent; sqlite: SqliteSource; phpPaths?: (site: string, work: string) => PhpPaths },
+  opts: { core: string; component: MeasuredComponent; sqlite: SqliteSource; phpPaths?: (site: string, work: string) => PhpPaths; ref?: MeasuredComponent },
 ): Promise<Site> {
   const siteDir = path.join(root, 'site');
   const workDir = path.join(root, 'work');
@@ -119,27 +124,31 @@ export async function buildSite(
     await fs.writeFile(path.join(content, 'themes', BASELINE_THEME, 'index.php'), BASELINE_THEME_INDEX);
   }
 
-  // The component, copied.
-  const c = opts.component;
-  let target: string;
-  if (c.kind === 'plugin') {
-    if (c.singleFile) {
-      await fs.copyFile(c.source, path.join(content, 'plugins', path.basename(c.source)));
-      target = path.basename(c.source);
-    } else {
-      await copyTree(c.source, path.join(content, 'plugins', c.slug), copyFilter);
-      target = `${c.slug}/${c.mainFile}`;
+  // The component, copied (and the --baseline-ref copy beside it, under another name).
+  const install = async (c: MeasuredComponent, suffix: string): Promise<{ target: string; template?: string }> => {
+    if (c.kind === 'plugin') {
+      if (c.singleFile) {
+        const file = path.basename(c.source).replace(/\.php$/i, '') + suffix + '.php';
+        await fs.copyFile(c.source, path.join(content, 'plugins', file));
+        return { target: file };
+      }
+      await copyTree(c.source, path.join(content, 'plugins', c.slug + suffix), copyFilter);
+      return { target: `${c.slug}${suffix}/${c.mainFile}` };
     }
-  } else {
-    await copyTree(c.source, path.join(content, 'themes', c.slug), copyFilter);
-    if (c.template && c.template !== c.slug) {
+    await copyTree(c.source, path.join(content, 'themes', c.slug + suffix), copyFilter);
+    if (c.template && c.template !== c.slug && c.template !== path.basename(c.source)) {
       const parent = path.join(path.dirname(c.source), c.template);
-      if (existsSync(path.join(parent, 'style.css'))) {
+      if (existsSync(path.join(parent, 'style.css')) && !existsSync(path.join(content, 'themes', c.template))) {
         await copyTree(parent, path.join(content, 'themes', c.template), copyFilter);
       }
+      return { target: c.slug + suffix, template: c.template };
     }
-    target = c.slug;
-  }
+    return { target: c.slug + suffix };
+  };
+  const c = opts.component;
+  const main = await install(c, '');
+  const target = main.target;
+  const ref = opts.ref ? await install({ ...opts.ref, slug: c.slug }, REF_SUFFIX) : undefined;
 
   const key = randomBytes(16).toString('hex');
   const probeFile = path.join(workDir, 'probe.php');
@@ -151,16 +160,20 @@ export async function buildSite(
       probeFile: path.posix.join(view.work, 'probe.php'),
       kind: c.kind,
       target,
+      template: main.template,
+      refTarget: ref?.target,
+      refTemplate: ref?.template,
       baseTheme,
       key,
       salts: Array.from({ length: 8 }, () => randomBytes(24).toString('base64')),
     }),
   );
-  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-side.php'), SIDE_MU_PLUGIN);
+  // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides.
+  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-side.php'), ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN);
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
-  return { root, siteDir, workDir, probeDir, key, baseTheme, target };
+  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}) };
 }
 
 /**

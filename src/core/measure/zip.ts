@@ -62,9 +62,17 @@ export function safeEntryPath(name: string): string | null {
   return parts.join(path.sep);
 }
 
-/** Unpacks the entries under `prefix` (e.g. "plugin-sqlite-database-integration/") into dir. */
+/**
+ * Unpacks the entries under `prefix` (e.g. "plugin-sqlite-database-integration/") into dir. When no entry is under
+ * it and every entry is under one top folder (wordpress.org's plugin zips: "sqlite-database-integration/"), that
+ * folder is the prefix.
+ */
 export async function extractZip(zipFile: string, dir: string, prefix = ''): Promise<number> {
   const entries = readZip(await fs.readFile(zipFile));
+  if (prefix && !entries.some((e) => e.name.startsWith(prefix))) {
+    const tops = new Set(entries.map((e) => e.name.split('/')[0]));
+    if (tops.size === 1 && entries.every((e) => e.name.includes('/'))) prefix = `${[...tops][0]}/`;
+  }
   let n = 0;
   for (const e of entries) {
     if (!e.name.startsWith(prefix)) continue;

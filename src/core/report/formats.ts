@@ -5,7 +5,7 @@ import { CONTEXT_NAMES, type ContextName } from '../model';
 import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
 import { signedCount, signedKb, signedMs, signedQueries, type ComponentDiff } from './diff';
 import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
-import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, totalSources, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
 export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -19,6 +19,7 @@ export interface RenderOptions {
 }
 
 export function statusText(v: ComponentVerdict): string {
+  if (v.source === 'local') return v.localLabel ?? 'measured locally';
   switch (v.state) {
     case 'benchmarked':
       return v.failed ? 'FAIL' : 'ok';
@@ -141,6 +142,7 @@ export function toTable(j: Judgement, opts: RenderOptions = {}): string {
     const sums = t.measured ? `${x.ttfb} TTFB, ${x.memory}, ${x.queries} ${Math.round(t.queriesDelta) === 1 ? 'query' : 'queries'}` : NO_MEASUREMENT;
     out.push(`Site total, ${CONTEXT_LABEL[c]}: ${sums} (${t.measured} measured${t.notMeasured ? `, ${t.notMeasured} not measured` : ''})`);
   }
+  out.push(`Site total: ${totalSources(j.total)}.${j.counts.local ? ' Local measurements are marked "measured locally" and are not the benchmark API\'s numbers.' : ''}`);
   out.push(...budgetLines(j));
   if (j.counts.ignored) out.push(`${j.counts.ignored} ignored by configuration.`);
   if (j.synthetic) out.push(`Note: ${SYNTHETIC_NOTE}.`);
@@ -181,6 +183,8 @@ function componentJson(v: ComponentVerdict, findings: Finding[]) {
     fetchedAt: isoTime(v.fetchedAt),
     synthetic: v.synthetic,
     unknownReason: v.unknownReason ?? null,
+    source: v.source,
+    local: v.local ? { label: v.localLabel, runtime: v.local.local.runtime, php_version: v.local.local.php_version, wordpress_version: v.local.local.wordpress_version, measured_at: v.local.benchmarked_at, rounds: v.local.local.rounds, estimated_grade: v.local.speed_score?.grade ?? null } : null,
     contexts: contextsJson(v),
     profileUrl: v.profileUrl,
     locations: v.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
@@ -193,7 +197,9 @@ function totalJson(t: Judgement['total']) {
     ...Object.fromEntries(CONTEXT_NAMES.map((c) => [c, { ...t.contexts[c] }])),
     components: t.components,
     benchmarked: t.benchmarked,
+    local: t.local ?? 0,
     unknown: t.unknown,
+    sources: totalSources(t),
   };
 }
 
@@ -240,7 +246,7 @@ function mdComponent(v: ComponentVerdict): string {
 }
 
 function mdGrade(v: ComponentVerdict): string {
-  if (v.state !== 'benchmarked') return '–';
+  if (v.state !== 'benchmarked' || v.source === 'local') return '–';
   const g = plainText(v.grade ?? '?', 8);
   return `${GRADE_BADGE[g.charAt(0).toUpperCase()] ?? ''} **${mdCell(g)}**${v.score !== null ? ` (${v.score})` : ''}`.trim();
 }
@@ -257,7 +263,7 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
     out.push('|:--|:--|:--|:--|--:|--:|--:|:--|');
     for (const v of j.components) {
       const c = contextCells(v, ctx);
-      const status = `${v.failed ? '**fail**' : mdCell(statusText(v))}${v.stale ? ' (stale)' : ''}`;
+      const status = `${v.failed ? '**fail**' : v.source === 'local' ? `🖥 ${mdCell(statusText(v))}` : mdCell(statusText(v))}${v.stale ? ' (stale)' : ''}`;
       out.push(`| ${mdGrade(v)} | ${mdComponent(v)} | ${v.kind} | ${mdCell(plainText(v.version ?? '–', 30))} | ${mdCell(c.ttfb)} | ${mdCell(c.memory)} | ${mdCell(c.queries)} | ${status} |`);
     }
     const t = totalCells(j.total.contexts[ctx]);
@@ -274,6 +280,7 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
     const x = totalCells(t);
     out.push(`| ${CONTEXT_LABEL[c]} | ${mdCell(x.ttfb)} | ${mdCell(x.memory)} | ${mdCell(x.queries)} | ${t.notMeasured + j.total.unknown} |`);
   }
+  out.push('', `${mdCell(`Site total: ${totalSources(j.total)}.`)}${j.counts.local ? ` ${mdCell('🖥 marks local measurements (this machine, not the benchmark API).')}` : ''}`);
   out.push(...problemsMarkdown(j));
   if (j.budgets.length) {
     out.push('', '| Budget | Site total | Limit | |', '|:--|--:|--:|:--|');
@@ -358,6 +365,29 @@ function sarifText(text: string): string {
   return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
+/** A SARIF 2.1.0 log of one run of WP Bench, paths relative to the repository root (%SRCROOT%). */
+export function sarifLog(rules: unknown[], results: unknown[], properties: Record<string, unknown>, opts: Pick<SarifOptions, 'toolVersion' | 'informationUri'> = {}) {
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'WP Bench',
+            informationUri: opts.informationUri ?? INFORMATION_URI,
+            ...(opts.toolVersion ? { version: opts.toolVersion, semanticVersion: opts.toolVersion } : {}),
+            rules,
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root.' } } },
+        results,
+        properties,
+      },
+    ],
+  };
+}
+
 export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
   const prefix = (opts.uriPrefix ?? '').replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
   const rules = RULES.map((r) => ({
@@ -389,24 +419,7 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
     return result;
   });
   results.push(...problemResults(j, ruleIndex.get('scan-problem'), (file, line, column) => location({ file, line, column })));
-  const sarif = {
-    $schema: SARIF_SCHEMA,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'WP Bench',
-            informationUri: opts.informationUri ?? INFORMATION_URI,
-            ...(opts.toolVersion ? { version: opts.toolVersion, semanticVersion: opts.toolVersion } : {}),
-            rules,
-          },
-        },
-        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root.' } } },
-        results,
-        properties: { passed: !j.failed, context: j.config.context, failOn: j.config.failOn },
-      },
-    ],
-  };
+  const measuredLocally = j.components.filter((v) => v.source === 'local').map((v) => ({ kind: v.kind, slug: v.slug, label: v.localLabel }));
+  const sarif = sarifLog(rules, results, { passed: !j.failed, context: j.config.context, failOn: j.config.failOn, siteTotal: totalSources(j.total), measuredLocally }, opts);
   return JSON.stringify(sarif, null, 2);
 }

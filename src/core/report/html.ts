@@ -4,7 +4,7 @@ import { chartData, type ChartData } from '../glance';
 import { countNoun } from '../format';
 import { CONTEXT_NAMES } from '../model';
 import { escapeHtml, markdownLinkTarget } from '../present';
-import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, type ComponentVerdict, type Judgement } from './judge';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, totalSources, type ComponentVerdict, type Judgement } from './judge';
 import { contextCells, problemPlace, problemsExplanation, problemsSummary, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
 
 const CSS = `
@@ -119,7 +119,7 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
     const x = totalCells(t);
     out.push(`<tr><th scope="row">${CONTEXT_LABEL[c]}</th><td>${x.ttfb}</td><td>${x.memory}</td><td>${x.queries}</td><td>${t.notMeasured + j.total.unknown}</td></tr>`);
   }
-  out.push('</tbody></table>', '<p class="note">The sum of the measured extra cost of each plugin and theme over a clean WordPress. Components without a benchmark and unmeasured contexts are listed below, never counted as zero.</p>');
+  out.push('</tbody></table>', `<p class="note">${escapeHtml(`Site total: ${totalSources(j.total)}.`)}${j.counts.local ? ' Components marked “measured locally” were measured on this machine, not by the benchmark API.' : ''}</p>`, '<p class="note">The sum of the measured extra cost of each plugin and theme over a clean WordPress. Components without a benchmark and unmeasured contexts are listed below, never counted as zero.</p>');
 
   out.push(`<h2>${escapeHtml(`Extra time to first byte on the ${CONTEXT_LABEL[ctx]}, per component`)}</h2>`);
   out.push(chart.bars.length ? `<figure>${chartSvg(chart)}<figcaption class="note">Largest first; total +${escapeHtml(chart.totalDisplay)}${chart.budget !== null ? `, budget ${escapeHtml(chart.budgetDisplay ?? '')} (${chart.overBudget ? 'exceeded' : 'kept'})` : ''}.</figcaption></figure>` : '<p class="note">Nothing measured in this context.</p>');
@@ -137,8 +137,8 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
     out.push(`<table class="components"><thead><tr><th scope="col">Grade</th><th scope="col" class="name">Plugin or theme</th><th scope="col">Kind</th><th scope="col">TTFB (${CONTEXT_LABEL[ctx]})</th><th scope="col">Memory</th><th scope="col">Queries</th><th scope="col">Status</th></tr></thead><tbody>`);
     for (const v of j.components) {
       const c = contextCells(v, ctx);
-      const grade = v.state === 'benchmarked' ? `${escapeHtml(v.grade ?? '?')}${v.score !== null ? ` <span class="note">(${escapeHtml(String(v.score))})</span>` : ''}` : '–';
-      out.push(`<tr${v.failed ? ' class="fail"' : ''}><td class="grade">${grade}</td><td class="name">${componentCell(v)}</td><td>${v.kind}</td><td>${escapeHtml(c.ttfb)}</td><td>${escapeHtml(c.memory)}</td><td>${escapeHtml(c.queries)}</td><td>${escapeHtml(`${v.failed ? 'FAIL' : statusText(v)}${v.stale ? ' (stale)' : ''}`)}</td></tr>`);
+      const grade = v.state === 'benchmarked' && v.source === 'api' ? `${escapeHtml(v.grade ?? '?')}${v.score !== null ? ` <span class="note">(${escapeHtml(String(v.score))})</span>` : ''}` : '–';
+      out.push(`<tr${v.failed ? ' class="fail"' : ''}><td class="grade">${grade}</td><td class="name">${componentCell(v)}</td><td>${v.kind}</td><td>${escapeHtml(c.ttfb)}</td><td>${escapeHtml(c.memory)}</td><td>${escapeHtml(c.queries)}</td><td${v.source === 'local' ? ' class="local"' : ''}>${escapeHtml(`${v.failed ? 'FAIL' : statusText(v)}${v.stale ? ' (stale)' : ''}`)}</td></tr>`);
     }
     out.push('</tbody></table>');
   } else {

@@ -12,8 +12,9 @@ import {
   type LookupDecision,
   type ScanProblem,
 } from '../model';
-import { compareWorstFirst, siteTotal, type SiteTotal } from '../present';
+import { addToTotal, compareWorstFirst, siteTotal, type SiteTotal } from '../present';
 import type { Budget, BudgetMetric, GradeLetter } from '../teamConfig';
+import type { LocalRecord } from '../measure/method';
 
 export type RuleId = 'grade-below-threshold' | 'budget-exceeded' | 'not-benchmarked' | 'not-in-dataset' | 'not-looked-up' | 'scan-problem';
 export type Level = 'error' | 'warning' | 'note';
@@ -117,6 +118,31 @@ export interface ComponentVerdict {
   /** Σ weight × measured TTFB delta, when context weights are set. */
   weightedTtfbMs: number | null;
   outcome?: LookupOutcome;
+  /**
+   * Where the figures come from: the benchmark API, or a local measurement (`JudgeConfig.local`: a component the
+   * API has no benchmark for, measured on this machine). Local figures are counted in the site total and never
+   * graded (no grade the API did not give).
+   */
+  source: 'api' | 'local';
+  /** source "local": the record, and how it is said everywhere ("measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25") */
+  local?: LocalRecord;
+  localLabel?: string;
+}
+
+/** How a local measurement is said in every report and surface (spelt out for screen readers too). */
+export function localLabel(r: LocalRecord): string {
+  const php = /^\d+\.\d+/.exec(r.local.php_version)?.[0] ?? r.local.php_version;
+  return `measured locally, PHP ${php}, WordPress ${r.local.wordpress_version}, ${r.benchmarked_at.slice(0, 10)}`;
+}
+
+/** "12 from the benchmark API, 3 measured locally, 2 unknown": how much of a site total is local. */
+export function totalSources(t: SiteTotal): string {
+  return `${t.benchmarked} from the benchmark API, ${t.local ?? 0} measured locally, ${t.unknown} unknown`;
+}
+
+/** Key of `JudgeConfig.local`. */
+export function localKey(kind: ComponentKind, slug: string): string {
+  return `${kind}:${slug}`;
 }
 
 export interface BudgetVerdict {
@@ -140,6 +166,12 @@ export interface JudgeConfig {
   budgets: Partial<Record<ContextName, Budget>>;
   ignore: string[];
   contextWeights?: Record<ContextName, number>;
+  /**
+   * Local measurements (`wp-bench measure`, `check --measure-local`, the editor's Measure Locally), keyed
+   * `${kind}:${slug}`: used for components the API has no benchmark for (never instead of the API's numbers),
+   * marked `source: 'local'` and counted in the site total.
+   */
+  local?: ReadonlyMap<string, LocalRecord>;
 }
 
 export interface JudgeInput {
@@ -176,7 +208,10 @@ export interface Judgement {
   config: JudgeConfig;
   counts: {
     components: number;
+    /** benchmarked by the API */
     benchmarked: number;
+    /** measured locally (JudgeConfig.local), counted in the site total */
+    local: number;
     notBenchmarked: number;
     notInDataset: number;
     unknown: number;
@@ -270,6 +305,7 @@ function verdictFor(c: DetectedComponent, outcome: LookupOutcome | undefined, in
     failed: false,
     weightedTtfbMs: null,
     outcome,
+    source: 'api',
   };
   if (outcome?.error) v.error = outcome.error.message;
   if (!result) {
@@ -304,6 +340,22 @@ function verdictFor(c: DetectedComponent, outcome: LookupOutcome | undefined, in
   const failOn = input.config.failOn;
   v.failed = failOn !== null && isWorseThan(r.grade, failOn);
   return v;
+}
+
+/** A component without an API benchmark takes its local measurement, when there is one. */
+function withLocal(v: ComponentVerdict, config: JudgeConfig): ComponentVerdict {
+  if (v.state === 'benchmarked') return v;
+  const r = config.local?.get(localKey(v.kind, v.slug));
+  if (!r) return v;
+  const contexts = Object.fromEntries(
+    CONTEXT_NAMES.map((c) => {
+      const m = r.contexts[c];
+      return [c, m ? { ttfbDeltaMs: m.ttfb_delta_ms, memoryDeltaKb: m.memory_delta_kb, queriesDelta: m.queries_delta } : null];
+    }),
+  ) as Record<ContextName, ContextMeasurement | null>;
+  let weighted: number | null = null;
+  if (config.contextWeights) weighted = CONTEXT_NAMES.reduce((sum, c) => sum + (contexts[c]?.ttfbDeltaMs ?? 0) * (config.contextWeights![c] ?? 0), 0);
+  return { ...v, state: 'benchmarked', source: 'local', local: r, localLabel: localLabel(r), contexts, grade: null, score: null, failed: false, stale: false, weightedTtfbMs: weighted, name: v.name ?? r.name, unknownReason: undefined };
 }
 
 function staleNote(v: ComponentVerdict, now: number): string {
@@ -377,10 +429,16 @@ export function judge(input: JudgeInput): Judgement {
   const { config } = input;
   const ignored = new Set(config.ignore);
   const kept = input.components.filter((c) => !ignored.has(c.slug));
-  const verdicts = kept.map((c) => verdictFor(c, input.outcomes.get(itemKey(c.kind, c.slug)), input)).sort(compareVerdicts);
+  const verdicts = kept.map((c) => withLocal(verdictFor(c, input.outcomes.get(itemKey(c.kind, c.slug)), input), config)).sort(compareVerdicts);
   const findings: Finding[] = [];
   for (const v of verdicts) findings.push(...componentFindings(v, config, now));
-  const total = siteTotal(verdicts.map((v) => v.outcome));
+  const total = siteTotal(verdicts.filter((v) => v.source === 'api').map((v) => v.outcome));
+  // Local measurements count in the total, and the total says how many of its components they are.
+  const locals = verdicts.filter((v) => v.source === 'local');
+  for (const v of locals) addToTotal(total.contexts, v.contexts!);
+  total.components = verdicts.length;
+  total.local = locals.length;
+  total.unknown = verdicts.length - total.benchmarked - locals.length;
 
   const budgets: BudgetVerdict[] = [];
   for (const ctx of CONTEXT_NAMES) {
@@ -425,7 +483,8 @@ export function judge(input: JudgeInput): Judgement {
     config,
     counts: {
       components: verdicts.length,
-      benchmarked: count('benchmarked'),
+      benchmarked: verdicts.filter((v) => v.state === 'benchmarked' && v.source === 'api').length,
+      local: verdicts.filter((v) => v.source === 'local').length,
       notBenchmarked: count('not-benchmarked'),
       notInDataset: count('not-in-dataset'),
       unknown: count('unknown'),

@@ -1,0 +1,160 @@
+// The regression check of `wp-bench measure PATH --baseline-ref REF`: per context and metric, the component's added
+// cost at the working tree against its added cost at REF (both measured in one interleaved run), judged against a
+// maximum regression in percent and the per-context ceilings of `.wp-bench.json` ("measure"). Pure: numbers only.
+import { CONTEXTS, type ContextFigures, type LocalRecord, type MeasureContext } from './method';
+
+export type MeasureMetric = 'ttfbMs' | 'memoryMb' | 'queries';
+export const MEASURE_METRICS: readonly MeasureMetric[] = ['ttfbMs', 'memoryMb', 'queries'];
+
+/** Default maximum regression: 10 % of the component's added cost at the baseline. */
+export const DEFAULT_MAX_REGRESSION_PERCENT = 10;
+
+/**
+ * Changes at or under these never count as a regression, whatever the percentage: the noise of a short run on a
+ * shared machine (a +0.3 ms on 1 ms is +30 % and means nothing). Queries are counted exactly: no floor beyond
+ * "at least one more query".
+ */
+export const NOISE_FLOOR: Record<MeasureMetric, number> = { ttfbMs: 5, memoryMb: 0.25, queries: 0 };
+
+export type Ceiling = Partial<Record<MeasureMetric, number>>;
+
+export interface RegressionPolicy {
+  maxRegressionPercent: number;
+  /** upper bounds on the component's own added cost at the working tree, per context */
+  ceilings: Partial<Record<MeasureContext, Ceiling>>;
+  floors?: Record<MeasureMetric, number>;
+}
+
+export interface MetricComparison {
+  context: MeasureContext;
+  metric: MeasureMetric;
+  /** added cost at the working tree / at the baseline, in the metric's unit (ms, MB, queries); null: not measured */
+  current: number | null;
+  baseline: number | null;
+  /** current − baseline; null when either is not measured */
+  difference: number | null;
+  /** difference in percent of |baseline| (null when the baseline is 0 or not measured) */
+  percent: number | null;
+  /** the run's own noise in this context and metric: the larger interquartile range of the two records' paired differences */
+  noise: number | null;
+  /** the largest difference allowed: max(percent × |baseline|, noise floor, the run's noise) */
+  allowed: number | null;
+  ceiling: number | null;
+  regression: boolean;
+  overCeiling: boolean;
+}
+
+export type ExceededRule = 'regression' | 'ceiling' | 'broken';
+
+export interface Exceeded {
+  rule: ExceededRule;
+  context: MeasureContext;
+  /** absent for `broken` (the context is no longer measurable at all) */
+  metric?: MeasureMetric;
+  current: number | null;
+  baseline: number | null;
+  difference: number | null;
+  limit: number | null;
+  message: string;
+}
+
+export interface RegressionReport {
+  policy: RegressionPolicy;
+  rows: MetricComparison[];
+  exceeded: Exceeded[];
+  /** contexts measurable at the baseline and not at the working tree (a fatal error, a redirect …) */
+  broken: Array<{ context: MeasureContext; reason: string }>;
+}
+
+export function metricValue(m: ContextFigures, metric: MeasureMetric): number {
+  if (metric === 'ttfbMs') return m.ttfb_delta_ms;
+  if (metric === 'memoryMb') return m.memory_delta_kb / 1024;
+  return m.queries_delta;
+}
+
+const round = (x: number, metric: MeasureMetric) => (metric === 'queries' ? Math.round(x) : metric === 'memoryMb' ? Math.round(x * 1000) / 1000 : Math.round(x * 10) / 10);
+
+export const METRIC_UNIT: Record<MeasureMetric, string> = { ttfbMs: 'ms', memoryMb: 'MB', queries: 'queries' };
+export const METRIC_NAME: Record<MeasureMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries' };
+
+export function formatMetric(metric: MeasureMetric, value: number, signed = false): string {
+  const sign = signed ? (value > 0 ? '+' : value < 0 ? '−' : '±') : value < 0 ? '−' : '';
+  const a = Math.abs(value);
+  if (metric === 'ttfbMs') return `${sign}${a.toFixed(1)} ms`;
+  if (metric === 'memoryMb') return a < 1 ? `${sign}${Math.round(a * 1024)} KB` : `${sign}${a.toFixed(2)} MB`;
+  return `${sign}${Math.round(a)} ${Math.round(a) === 1 ? 'query' : 'queries'}`;
+}
+
+/**
+ * The largest allowed increase: the percentage of the baseline's added cost, never under the noise floor nor under
+ * the run's own noise (the spread of its paired rounds: a run on a busy machine cannot fail on its noise).
+ */
+export function allowedIncrease(baseline: number, metric: MeasureMetric, percent: number, floors: Record<MeasureMetric, number> = NOISE_FLOOR, noise = 0): number {
+  return Math.max((Math.abs(baseline) * percent) / 100, floors[metric], noise);
+}
+
+/** A regression: the increase is above the allowed increase (and, for queries, at least one whole query). */
+export function isRegression(current: number, baseline: number, metric: MeasureMetric, percent: number, floors: Record<MeasureMetric, number> = NOISE_FLOOR, noise = 0): boolean {
+  const diff = current - baseline;
+  if (metric === 'queries' && diff < 1) return false;
+  return diff > allowedIncrease(baseline, metric, percent, floors, noise) + 1e-9;
+}
+
+function spreadOf(r: LocalRecord, ctx: MeasureContext, metric: MeasureMetric): number {
+  const sp = r.local.spread[ctx];
+  if (!sp) return 0;
+  return metric === 'ttfbMs' ? sp.ttfb_ms : metric === 'memoryMb' ? sp.memory_kb / 1024 : sp.queries;
+}
+
+export function compareRecords(current: LocalRecord, baseline: LocalRecord, policy: RegressionPolicy): RegressionReport {
+  const floors = policy.floors ?? NOISE_FLOOR;
+  const rows: MetricComparison[] = [];
+  const exceeded: Exceeded[] = [];
+  const broken: RegressionReport['broken'] = [];
+  for (const ctx of CONTEXTS) {
+    const c = current.contexts[ctx];
+    const b = baseline.contexts[ctx];
+    if (!c && b) {
+      const reason = current.local.null_reasons[ctx]?.reason ?? 'not measured';
+      broken.push({ context: ctx, reason });
+      exceeded.push({ rule: 'broken', context: ctx, current: null, baseline: null, difference: null, limit: null, message: `${ctx}: measured at the baseline, not at the working tree (${reason})` });
+    }
+    for (const metric of MEASURE_METRICS) {
+      const cur = c ? round(metricValue(c, metric), metric) : null;
+      const base = b ? round(metricValue(b, metric), metric) : null;
+      const ceiling = policy.ceilings[ctx]?.[metric] ?? null;
+      const difference = cur !== null && base !== null ? round(cur - base, metric) : null;
+      const noise = c && b ? round(Math.max(spreadOf(current, ctx, metric), spreadOf(baseline, ctx, metric)), metric) : null;
+      const allowed = base !== null ? round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, noise ?? 0), metric) : null;
+      const regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
+      const overCeiling = cur !== null && ceiling !== null && cur > ceiling;
+      const percent = difference !== null && base !== null && base !== 0 ? Math.round((difference / Math.abs(base)) * 1000) / 10 : null;
+      rows.push({ context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling });
+      if (regression) {
+        exceeded.push({
+          rule: 'regression',
+          context: ctx,
+          metric,
+          current: cur,
+          baseline: base,
+          difference,
+          limit: allowed,
+          message: `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])} and the run's noise)`,
+        });
+      }
+      if (overCeiling) {
+        exceeded.push({
+          rule: 'ceiling',
+          context: ctx,
+          metric,
+          current: cur,
+          baseline: base,
+          difference,
+          limit: ceiling,
+          message: `${ctx} ${METRIC_NAME[metric]}: the component adds ${formatMetric(metric, cur!)}, over the ceiling of ${formatMetric(metric, ceiling!)}`,
+        });
+      }
+    }
+  }
+  return { policy, rows, exceeded, broken };
+}

@@ -1,0 +1,147 @@
+// Reports of `wp-bench measure PATH --baseline-ref REF`: a terminal table, JSON ({current, baseline, exceeded}),
+// Markdown for a pull-request comment or job summary, SARIF 2.1.0 at the main plugin file, and a small
+// self-contained HTML page. Every string from a file or git is escaped for its place.
+import type { LocalRecord } from '../measure/method';
+import { METRIC_NAME, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
+import { escapeHtml } from '../present';
+import { sarifLog, textTable } from './formats';
+import { plainText } from './judge';
+import { escapeMarkdown, markdownCode } from './markdownEscape';
+
+export interface RegressionSubject {
+  /** what REF was given as, and the commit it named */
+  ref: string;
+  commit?: string;
+  current: LocalRecord;
+  baseline: LocalRecord;
+  report: RegressionReport;
+  /** the main plugin file (or the theme's style.css), relative to the repository root, for SARIF */
+  mainFile?: string;
+}
+
+const cell = (m: MetricComparison, v: number | null) => (v === null ? 'not measured' : formatMetric(m.metric, v));
+
+function resultText(m: MetricComparison): string {
+  if (m.current === null || m.baseline === null) return m.current === null && m.baseline !== null ? 'BROKEN' : '–';
+  const parts = [m.regression ? 'REGRESSION' : 'ok'];
+  if (m.overCeiling) parts.push(`over ceiling ${formatMetric(m.metric, m.ceiling!)}`);
+  return parts.join(', ');
+}
+
+function diffText(m: MetricComparison): string {
+  if (m.difference === null) return '–';
+  return `${formatMetric(m.metric, m.difference, true)}${m.percent !== null ? ` (${m.percent > 0 ? '+' : ''}${m.percent} %)` : ''}`;
+}
+
+export function how(s: RegressionSubject): string {
+  const l = s.current.local;
+  return `measured locally, interleaved in one run: ${l.runtime} runtime, PHP ${l.php_version}, WordPress ${l.wordpress_version}, ${l.rounds} rounds, ${s.current.benchmarked_at.slice(0, 10)}`;
+}
+
+export function verdict(s: RegressionSubject): string {
+  const n = s.report.exceeded.length;
+  return n ? `FAILED: ${n} budget${n === 1 ? '' : 's'} exceeded.` : `PASSED: no regression over ${s.report.policy.maxRegressionPercent} % and no ceiling exceeded.`;
+}
+
+function refLabel(s: RegressionSubject): string {
+  return `${plainText(s.ref, 80)}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
+}
+
+export function regressionTable(s: RegressionSubject): string {
+  const out = [`${plainText(s.current.name, 80)} (${s.current.type} ${s.current.slug}): working tree against ${refLabel(s)} — ${how(s)}`];
+  const rows = [['CONTEXT', 'METRIC', 'BASELINE', 'CURRENT', 'DIFFERENCE', 'ALLOWED', 'RESULT']];
+  for (const m of s.report.rows) rows.push([m.context, METRIC_NAME[m.metric], cell(m, m.baseline), cell(m, m.current), diffText(m), m.allowed === null ? '–' : `+${formatMetric(m.metric, m.allowed)}`, resultText(m)]);
+  out.push(textTable(rows));
+  for (const b of s.report.broken) out.push(`Broken: ${b.context} was measured at the baseline, not at the working tree (${plainText(b.reason, 200)}).`);
+  for (const e of s.report.exceeded) if (e.rule !== 'broken') out.push(`Exceeded: ${plainText(e.message, 300)}.`);
+  out.push('Figures are what the component adds over the same clean WordPress (deltas of medians).');
+  out.push(verdict(s));
+  return out.join('\n');
+}
+
+export function regressionJson(s: RegressionSubject): string {
+  return JSON.stringify({
+    ref: s.ref,
+    commit: s.commit ?? null,
+    passed: s.report.exceeded.length === 0,
+    maxRegressionPercent: s.report.policy.maxRegressionPercent,
+    current: s.current,
+    baseline: s.baseline,
+    exceeded: s.report.exceeded,
+    comparison: s.report.rows,
+  });
+}
+
+export function regressionMarkdown(s: RegressionSubject): string {
+  const failed = s.report.exceeded.length > 0;
+  const out = [
+    `### WP Bench: ${failed ? '❌ performance regression' : '✅ no performance regression'} in ${escapeMarkdown(plainText(s.current.name, 80))} ${markdownCode(s.current.slug)}`,
+    '',
+    `${escapeMarkdown(verdict(s))} Working tree against ${markdownCode(plainText(s.ref, 80))}${s.commit ? ` (${markdownCode(s.commit.slice(0, 12))})` : ''}; ${escapeMarkdown(how(s))}.`,
+    '',
+    '| Context | Metric | Baseline | Current | Difference | Allowed | Result |',
+    '|:--|:--|--:|--:|--:|--:|:--|',
+  ];
+  for (const m of s.report.rows) {
+    const r = resultText(m);
+    out.push(
+      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r === 'ok' ? '✅ ok' : `❌ ${escapeMarkdown(r)}`} |`,
+    );
+  }
+  if (s.report.exceeded.length) {
+    out.push('', '**Exceeded**', '');
+    for (const e of s.report.exceeded) out.push(`- ${escapeMarkdown(plainText(e.message, 300))}`);
+  }
+  out.push('', `<sub>${escapeMarkdown('What the component adds over the same clean WordPress (deltas of medians), both copies measured in one interleaved run on this runner; not numbers of the benchmark API.')}</sub>`);
+  return out.join('\n');
+}
+
+export function regressionSarif(s: RegressionSubject, toolVersion?: string): string {
+  const rules = [
+    { id: 'performance-regression', name: 'PerformanceRegression', text: 'The component adds more TTFB, memory or queries than at the baseline ref, beyond the allowed regression (--fail-on-regression, or measure.maxRegressionPercent in .wp-bench.json).' },
+    { id: 'ceiling-exceeded', name: 'CeilingExceeded', text: 'The component adds more than a ceiling of measure.ceilings in .wp-bench.json.' },
+    { id: 'context-broken', name: 'ContextBroken', text: 'A context measured at the baseline ref can no longer be measured at the working tree (a fatal error, a redirect away, a 5xx).' },
+  ];
+  const ruleOf = { regression: 0, ceiling: 1, broken: 2 } as const;
+  const uri = (s.mainFile ?? '').replace(/\\/g, '/').replace(/^\/+/, '');
+  const results = s.report.exceeded.map((e) => ({
+    ruleId: rules[ruleOf[e.rule]].id,
+    ruleIndex: ruleOf[e.rule],
+    level: 'error',
+    message: { text: plainText(`${s.current.name}: ${e.message}`, 1000).replace(/[\\[\]]/g, (c) => `\\${c}`) },
+    locations: uri ? [{ physicalLocation: { artifactLocation: { uri: uri.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: 1, startColumn: 1 } } }] : [],
+    partialFingerprints: { 'wpBench/v1': `${rules[ruleOf[e.rule]].id}/${s.current.type}/${s.current.slug}/${e.context}/${e.metric ?? ''}` },
+  }));
+  const rulesJson = rules.map((r) => ({ id: r.id, name: r.name, shortDescription: { text: r.text }, fullDescription: { text: r.text }, defaultConfiguration: { level: 'error' }, help: { text: r.text } }));
+  const properties = { passed: results.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent };
+  return JSON.stringify(sarifLog(rulesJson, results, properties, { toolVersion }), null, 2);
+}
+
+export function regressionHtml(s: RegressionSubject): string {
+  const failed = s.report.exceeded.length > 0;
+  const e = (t: string) => escapeHtml(plainText(t, 300));
+  const out = [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>WP Bench regression check — ${e(s.current.name)}</title>`,
+    '<style>body{font:14px/1.45 -apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1f2328;max-width:180mm;margin:0 auto;padding:24px}table{border-collapse:collapse;width:100%}th,td{padding:4px 6px;border-bottom:1px solid #d1d9e0;text-align:right}th:first-child,td:first-child,td:nth-child(2),th:nth-child(2),td:last-child,th:last-child{text-align:left}.bad{color:#c62828;font-weight:600}.ok{color:#1a7f37}.note{color:#59636e}</style>',
+    '</head>',
+    '<body>',
+    `<h1>${e(s.current.name)} <code>${escapeHtml(s.current.slug)}</code></h1>`,
+    `<p class="note">Working tree against <code>${e(s.ref)}</code>${s.commit ? ` (<code>${escapeHtml(s.commit.slice(0, 12))}</code>)` : ''} — ${e(how(s))}</p>`,
+    `<p class="${failed ? 'bad' : 'ok'}">${e(verdict(s))}</p>`,
+    '<table><thead><tr><th scope="col">Context</th><th scope="col">Metric</th><th scope="col">Baseline</th><th scope="col">Current</th><th scope="col">Difference</th><th scope="col">Allowed</th><th scope="col">Result</th></tr></thead><tbody>',
+  ];
+  for (const m of s.report.rows) {
+    const r = resultText(m);
+    out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r === 'ok' ? 'ok' : 'bad'}">${e(r)}</td></tr>`);
+  }
+  out.push('</tbody></table>');
+  if (failed) out.push('<h2>Exceeded</h2>', '<ul>', ...s.report.exceeded.map((x) => `<li>${e(x.message)}</li>`), '</ul>');
+  out.push('<p class="note">What the component adds over the same clean WordPress (deltas of medians), both copies measured in one interleaved run; not numbers of the benchmark API.</p>', '</body>', '</html>', '');
+  return out.join('\n');
+}

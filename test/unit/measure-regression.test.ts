@@ -1,0 +1,133 @@
+// The regression check's maths and reports: allowed increase (percent with a noise floor), ceilings, contexts that
+// break, and the five report formats of `measure --baseline-ref` with hostile names.
+import * as assert from 'node:assert/strict';
+import { buildRecord, type ContextSamples, type LocalRecord, type Sample } from '../../src/core/measure/method';
+import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression } from '../../src/core/measure/regression';
+import { runMeasureCli } from '../../src/measureCli';
+import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../../src/core/report/regressionFormats';
+
+const s = (ttfbMs: number, memoryKb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: memoryKb * 1024, queries });
+const base = [s(40, 4000, 10), s(41, 4000, 10), s(39, 4000, 10)];
+
+function record(name: string, ttfb: number, memKb: number, queries: number, admin: 'ok' | 'fatal' = 'ok'): LocalRecord {
+  const m: ContextSamples = { baseline: base, measured: base.map((b) => s(b.ttfbMs + ttfb, b.memoryBytes / 1024 + memKb, b.queries + queries)) };
+  return buildRecord(
+    { slug: 'acme-plugin', kind: 'plugin', name, version: '1.0' },
+    { activation: m, homepage: m, admin: admin === 'ok' ? m : { reason: 'PHP fatal error', status: 500, php_error: 'boom' } },
+    { runtime: 'php', wordpress_version: '6.1.9', php_version: '8.2.7', rounds: 3, warmup_rounds: 1, baseline_theme: 'twentytwentythree', activation_hook: null, duration_s: 3 },
+    new Date('2026-11-25T10:00:00Z'),
+  );
+}
+
+describe('measure --baseline-ref: regression maths', () => {
+  it('the allowed increase is the percentage of the baseline cost, never under the noise floor', () => {
+    assert.equal(allowedIncrease(100, 'ttfbMs', 10), 10);
+    assert.equal(allowedIncrease(1, 'ttfbMs', 10), NOISE_FLOOR.ttfbMs, 'a +0.3 ms on 1 ms is noise');
+    assert.equal(allowedIncrease(-20, 'ttfbMs', 10), NOISE_FLOOR.ttfbMs, 'the magnitude of a negative cost');
+    assert.equal(allowedIncrease(8, 'memoryMb', 10), 0.8);
+    assert.equal(allowedIncrease(1, 'memoryMb', 10), NOISE_FLOOR.memoryMb);
+    assert.equal(allowedIncrease(30, 'queries', 10), 3);
+  });
+
+  it('a regression is an increase above the allowed one; queries need one whole query more', () => {
+    assert.equal(isRegression(1.3, 1, 'ttfbMs', 10), false);
+    assert.equal(isRegression(110, 100, 'ttfbMs', 10), false, 'exactly at the limit passes');
+    assert.equal(isRegression(110.1, 100, 'ttfbMs', 10), true);
+    assert.equal(isRegression(1, 0, 'queries', 10), true, 'one query more than none');
+    assert.equal(isRegression(33, 30, 'queries', 10), false);
+    assert.equal(isRegression(34, 30, 'queries', 10), true);
+    assert.equal(isRegression(10, 50, 'ttfbMs', 0), false, 'an improvement never fails');
+    assert.equal(isRegression(1.2, 1, 'memoryMb', 10), false);
+    assert.equal(isRegression(1.3, 1, 'memoryMb', 10), true);
+    assert.equal(isRegression(108, 100, 'ttfbMs', 5, NOISE_FLOOR, 9), false, 'within the run\'s own noise (spread of its rounds)');
+    assert.equal(isRegression(110, 100, 'ttfbMs', 5, NOISE_FLOOR, 9), true);
+  });
+
+  it('compareRecords: rows per context and metric, exceeded regressions and ceilings, broken contexts', () => {
+    const before = record('Acme', 10, 1024, 2);
+    const after = record('Acme', 30, 3072, 5, 'fatal');
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: { homepage: { queries: 4 } } });
+    assert.equal(r.rows.length, 9);
+    const home = r.rows.filter((x) => x.context === 'homepage');
+    assert.deepEqual(home.map((x) => [x.metric, x.baseline, x.current, x.difference, x.regression]), [
+      ['ttfbMs', 10, 30, 20, true],
+      ['memoryMb', 1, 3, 2, true],
+      ['queries', 2, 5, 3, true],
+    ]);
+    assert.equal(home[0].percent, 200);
+    assert.deepEqual(r.broken, [{ context: 'admin', reason: 'PHP fatal error' }]);
+    assert.deepEqual(
+      r.exceeded.map((e) => `${e.rule}:${e.context}:${e.metric ?? ''}`),
+      ['regression:activation:ttfbMs', 'regression:activation:memoryMb', 'regression:activation:queries', 'regression:homepage:ttfbMs', 'regression:homepage:memoryMb', 'regression:homepage:queries', 'ceiling:homepage:queries', 'broken:admin:'],
+    );
+    const same = compareRecords(before, record('Acme', 10.4, 1100, 2), { maxRegressionPercent: 10, ceilings: {} });
+    assert.deepEqual(same.exceeded, [], 'within noise');
+    assert.equal(compareRecords(after, before, { maxRegressionPercent: 1000, ceilings: {} }).exceeded.length, 1, 'only the broken context');
+  });
+});
+
+describe('measure --baseline-ref: reports', () => {
+  const hostile = 'Evil <img src=x onerror=alert(1)> | [x](javascript:1) @admin';
+  const subject = (): RegressionSubject => {
+    const current = record(hostile, 30, 3072, 5);
+    const baseline = record(hostile, 10, 1024, 2);
+    return { ref: 'main', commit: 'a'.repeat(40), current, baseline, report: compareRecords(current, baseline, { maxRegressionPercent: 10, ceilings: {} }), mainFile: 'wp-content/plugins/acme plugin/acme.php' };
+  };
+
+  it('JSON: {current, baseline, exceeded} with both records in the measure --json shape', () => {
+    const j = JSON.parse(regressionJson(subject()));
+    assert.deepEqual(Object.keys(j).filter((k) => ['current', 'baseline', 'exceeded'].includes(k)), ['current', 'baseline', 'exceeded']);
+    for (const r of [j.current, j.baseline]) {
+      assert.equal(r.source, 'local');
+      assert.equal(r.benchmarked, true);
+      assert.ok(r.contexts.homepage && 'ttfb_delta_ms' in r.contexts.homepage);
+      assert.ok(r.local.php_version);
+    }
+    assert.equal(j.passed, false);
+    assert.equal(j.exceeded.length, 9);
+  });
+
+  it('Markdown escapes every string: no HTML, link, table cell or mention', () => {
+    const md = regressionMarkdown(subject());
+    assert.ok(!/(?<!\\)<img/.test(md));
+    assert.ok(!md.includes('](javascript'));
+    assert.ok(!/[^\\]@admin/.test(md));
+    assert.match(md, /❌ performance regression/);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| homepage'))) assert.equal(line.split(/(?<!\\)\|/).length, 9, line);
+  });
+
+  it('SARIF points at the main plugin file; HTML is self-contained and escaped; the table says FAILED', () => {
+    const sarif = JSON.parse(regressionSarif(subject(), '0.1.0'));
+    const res = sarif.runs[0].results;
+    assert.equal(res.length, 9);
+    assert.equal(res[0].locations[0].physicalLocation.artifactLocation.uri, 'wp-content/plugins/acme%20plugin/acme.php');
+    assert.equal(res[0].ruleId, 'performance-regression');
+    assert.equal(sarif.runs[0].properties.passed, false);
+    const html = regressionHtml(subject());
+    assert.ok(!html.includes('<img'));
+    assert.ok(!/<script|https?:\/\/(?!json)/.test(html.replace(/<meta[^>]*>/g, '')));
+    assert.match(regressionTable(subject()), /FAILED: 9 budgets exceeded/);
+    const ok = subject();
+    ok.report = compareRecords(ok.baseline, ok.baseline, { maxRegressionPercent: 10, ceilings: {} });
+    assert.match(regressionTable(ok), /PASSED/);
+    assert.match(regressionMarkdown(ok), /✅ no performance regression/);
+  });
+});
+
+describe('measure --baseline-ref: usage', () => {
+  const cli = async (args: string[]) => {
+    const err: string[] = [];
+    const code = await runMeasureCli(args, { out: () => undefined, err: (t) => err.push(t), env: {}, cwd: process.cwd(), cacheDir: '/nonexistent-wpbench-cache' });
+    return { code, err: err.join('\n') };
+  };
+  it('--format and --fail-on-regression need --baseline-ref; bad values are usage errors (exit 2) before anything runs', async () => {
+    assert.match((await cli(['x', '--format', 'markdown'])).err, /need --baseline-ref/);
+    assert.equal((await cli(['x', '--fail-on-regression', '5'])).code, 2);
+    assert.match((await cli(['x', '--baseline-ref', 'HEAD', '--format', 'pdf'])).err, /--format must be one of/);
+    assert.match((await cli(['x', '--baseline-ref', 'HEAD', '--fail-on-regression', '-1'])).err, /percentage/);
+    assert.match((await cli(['x', '--baseline-ref', 'HEAD', '--json', '--format', 'sarif'])).err, /exclude each other/);
+    const missing = await cli(['/nonexistent-wpbench-plugin', '--baseline-ref', 'HEAD']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /does not exist/);
+  });
+});
