@@ -10,6 +10,7 @@ import type { LookupOutcome } from '../../src/core/lookupService';
 import { MeasureChildError, measureChildEnv, progressStep, runMeasureChild } from '../../src/core/measure/child';
 import type { LocalRecord } from '../../src/core/measure/method';
 import { LocalResults, hashOfPath, type LocalResult } from '../../src/core/session/localResults';
+import { toMarkdown } from '../../src/core/report/formats';
 import { WorkspaceSession } from '../../src/core/session/session';
 import { componentDiagnostic, componentHover } from '../../src/core/session/surfaces';
 import { fakeApi, fakeHost } from './helpers/fakeSession';
@@ -223,6 +224,23 @@ describe('local records in the session surfaces', () => {
     assert.match(componentHover(untrusted.s, untrusted.s.components[0]), /counts as unknown in the site total/);
     assert.doesNotMatch(componentHover(untrusted.s, untrusted.s.components[0]), /command:/);
     untrusted.s.dispose();
+  });
+
+  it('Export Report and the site report judge the local record: marked local, counted, stale after an edit', async () => {
+    const { s, folder } = await session(true);
+    assert.equal(s.judgement().counts.local, 0);
+    await s.local.set('plugin', 'LayerSlider', path.join(folder, 'layerslider.php'), (await hashOfPath(folder))!, localRecord({}, 'B'));
+    let v = s.judgement().components.find((c) => c.slug === 'LayerSlider')!;
+    assert.equal(v.source, 'local');
+    assert.equal(v.stale, false);
+    assert.equal(s.judgement().counts.local, 1);
+    assert.match(toMarkdown(s.judgement()).replace(/\\(.)/g, '$1'), /measured locally, PHP 8\.2, WordPress 6\.1\.9, 2026-11-25/);
+    fs.appendFileSync(path.join(folder, 'layerslider.php'), '// edited\n');
+    await s.local.recheck();
+    v = s.judgement().components.find((c) => c.slug === 'LayerSlider')!;
+    assert.equal(v.stale, true, 'files changed since the measurement: the report says so');
+    assert.match(toMarkdown(s.judgement()), /\(stale\)/);
+    s.dispose();
   });
 
   it('with an API benchmark the hover shows both, the API grade decides the diagnostic, no link', async () => {

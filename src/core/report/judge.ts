@@ -172,6 +172,8 @@ export interface JudgeConfig {
    * marked `source: 'local'` and counted in the site total.
    */
   local?: ReadonlyMap<string, LocalRecord>;
+  /** Keys of `local` whose component's files changed since it was measured: shown, marked stale. */
+  localStale?: ReadonlySet<string>;
 }
 
 export interface JudgeInput {
@@ -355,7 +357,7 @@ function withLocal(v: ComponentVerdict, config: JudgeConfig): ComponentVerdict {
   ) as Record<ContextName, ContextMeasurement | null>;
   let weighted: number | null = null;
   if (config.contextWeights) weighted = CONTEXT_NAMES.reduce((sum, c) => sum + (contexts[c]?.ttfbDeltaMs ?? 0) * (config.contextWeights![c] ?? 0), 0);
-  return { ...v, state: 'benchmarked', source: 'local', local: r, localLabel: localLabel(r), contexts, grade: null, score: null, failed: false, stale: false, weightedTtfbMs: weighted, name: v.name ?? r.name, unknownReason: undefined };
+  return { ...v, state: 'benchmarked', source: 'local', local: r, localLabel: localLabel(r), contexts, grade: null, score: null, failed: false, stale: config.localStale?.has(localKey(v.kind, v.slug)) ?? false, weightedTtfbMs: weighted, name: v.name ?? r.name, unknownReason: undefined };
 }
 
 function staleNote(v: ComponentVerdict, now: number): string {

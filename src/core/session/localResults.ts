@@ -72,6 +72,11 @@ export class LocalResults {
     return new Map([...this.byKey].map(([k, v]) => [k, v.record]));
   }
 
+  /** Keys of the records whose files changed since they were measured. */
+  staleKeys(): Set<string> {
+    return new Set([...this.byKey].filter(([, v]) => v.stale).map(([k]) => k));
+  }
+
   /** Reads the stored results once, then checks each against its files. */
   load(): Promise<void> {
     this.loaded ??= (async () => {

@@ -286,6 +286,8 @@ export class WorkspaceSession extends DisposableStore {
         budgets: this.team?.config.budgets ?? {},
         ignore: [...new Set([...folderIgnore, ...(this.team?.config.ignore ?? [])])],
         contextWeights: this.team?.config.contextWeights,
+        local: this.local.records(),
+        localStale: this.local.staleKeys(),
       },
     });
   }
