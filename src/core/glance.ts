@@ -81,7 +81,9 @@ export function chartData(j: Judgement, context: ContextName, metric: ChartMetri
   const notMeasured: ChartItem[] = [];
   const unknown: (ChartItem & { why: string })[] = [];
   for (const v of j.components) {
-    const item: ChartItem = { kind: v.kind, slug: v.slug, name: verdictName(v), grade: v.grade };
+    // A local measurement is never mixed silently with the API's numbers: its bar says so.
+    const name = v.source !== 'local' ? verdictName(v) : v.stale ? l10n.t('{0} (measured locally, stale)', verdictName(v)) : l10n.t('{0} (measured locally)', verdictName(v));
+    const item: ChartItem = { kind: v.kind, slug: v.slug, name, grade: v.grade };
     if (v.state !== 'benchmarked' || !v.contexts) {
       unknown.push({ ...item, why: unknownWhy(v) });
       continue;

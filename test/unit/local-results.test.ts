@@ -10,6 +10,7 @@ import type { LookupOutcome } from '../../src/core/lookupService';
 import { MeasureChildError, measureChildEnv, progressStep, runMeasureChild } from '../../src/core/measure/child';
 import type { LocalRecord } from '../../src/core/measure/method';
 import { LocalResults, hashOfPath, type LocalResult } from '../../src/core/session/localResults';
+import { chartData } from '../../src/core/glance';
 import { toMarkdown } from '../../src/core/report/formats';
 import { WorkspaceSession } from '../../src/core/session/session';
 import { componentDiagnostic, componentHover } from '../../src/core/session/surfaces';
@@ -239,6 +240,7 @@ describe('local records in the session surfaces', () => {
     await s.local.recheck();
     v = s.judgement().components.find((c) => c.slug === 'LayerSlider')!;
     assert.equal(v.stale, true, 'files changed since the measurement: the report says so');
+    assert.deepEqual(chartData(s.judgement(), 'homepage', 'ttfb').bars.map((b) => b.name), ['LayerSlider WP (measured locally, stale)'], 'the bar of the site report says where its number comes from');
     assert.match(toMarkdown(s.judgement()), /\(stale\)/);
     s.dispose();
   });
