@@ -2,9 +2,11 @@
 // the medians (measured median − baseline median); the spread is the interquartile range of the per-round
 // differences. Plain functions over numbers, so every rule here is unit-tested.
 import type { MeasuredComponent } from './component';
+import { CONTEXT_NAMES, type ContextName } from '../model';
 
-export const CONTEXTS = ['activation', 'homepage', 'admin'] as const;
-export type MeasureContext = (typeof CONTEXTS)[number];
+/** The API's three contexts (one list in the model). */
+export const CONTEXTS = CONTEXT_NAMES;
+export type MeasureContext = ContextName;
 
 /** One request's figures, as the probe and the client saw them. */
 export interface Sample {
