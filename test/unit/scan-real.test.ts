@@ -23,8 +23,10 @@ const find = (r: ScanResult, kind: string, slug: string) => r.components.find((c
 const at = (file: string, l: { line: number; column: number; length: number }) =>
   fs.readFileSync(path.join(root, file), 'utf8').split('\n')[l.line - 1].substr(l.column - 1, l.length);
 
-beforeEach(() => (root = fs.mkdtempSync(path.join(os.tmpdir(), 'wpbench-real-'))));
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+// Some tests move `root` into a sub-folder: the temp folder itself is what is removed.
+let tmpRoot: string;
+beforeEach(() => (root = tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'wpbench-real-'))));
+afterEach(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
 describe('scan: Composer packages of any vendor', () => {
   // A Bedrock site with premium plugins from private repositories, agency packages and Packagist mirrors.
