@@ -95,6 +95,8 @@ export class MeasureCommand {
     this.running = running;
     const hash = await hashOfPath(t.source);
     try {
+      // Checked before anything is started: a component gone since the scan is not measured at all.
+      if (hash === undefined) throw new MeasureChildError(vscode.l10n.t('{0} holds no plugin or theme any more. Run WP Bench: Refresh and pick it again.', t.source), 2);
       const record = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('WP Bench: measuring {0} locally', t.name), cancellable: true },
         (progress, token) => {
@@ -121,7 +123,6 @@ export class MeasureCommand {
           });
         },
       );
-      if (hash === undefined) throw new MeasureChildError(vscode.l10n.t('{0} holds no plugin or theme any more', t.source), 2);
       await this.bench.local.set(t.kind, t.slug, t.source, hash, record);
       void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)));
       return { status: 'measured', record };

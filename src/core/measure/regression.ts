@@ -74,7 +74,6 @@ export function metricValue(m: ContextFigures, metric: MeasureMetric): number {
 
 const round = (x: number, metric: MeasureMetric) => (metric === 'queries' ? Math.round(x) : metric === 'memoryMb' ? Math.round(x * 1000) / 1000 : Math.round(x * 10) / 10);
 
-export const METRIC_UNIT: Record<MeasureMetric, string> = { ttfbMs: 'ms', memoryMb: 'MB', queries: 'queries' };
 export const METRIC_NAME: Record<MeasureMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries' };
 
 export function formatMetric(metric: MeasureMetric, value: number, signed = false): string {

@@ -10,6 +10,7 @@ import { detectComponent } from '../measure/component';
 import { CONTEXTS, type LocalRecord } from '../measure/method';
 import type { ComponentKind } from '../model';
 import { Emitter } from './events';
+import { localKey } from '../report/judge';
 
 export interface LocalResult {
   kind: ComponentKind;
@@ -23,9 +24,7 @@ export interface LocalResult {
   stale: boolean;
 }
 
-export function localKey(kind: ComponentKind, slug: string): string {
-  return `${kind}:${slug}`;
-}
+export { localKey };
 
 /** The content hash of what `measure PATH` copies into the site; undefined when PATH holds no component any more. */
 export async function hashOfPath(p: string): Promise<string | undefined> {
@@ -75,6 +74,11 @@ export class LocalResults {
   /** Keys of the records whose files changed since they were measured. */
   staleKeys(): Set<string> {
     return new Set([...this.byKey].filter(([, v]) => v.stale).map(([k]) => k));
+  }
+
+  /** Whether load() has been called (it checks the results against their files itself). */
+  get loadStarted(): boolean {
+    return this.loaded !== undefined;
   }
 
   /** Reads the stored results once, then checks each against its files. */

@@ -458,8 +458,8 @@ export class WorkspaceSession extends DisposableStore {
       const completed = await this.scanOnce();
       if (!completed) continue;
       // Local measurements: loaded once, then checked against their files after each scan (stale when changed).
-      await this.local.load();
-      await this.local.recheck();
+      if (this.local.loadStarted) await this.local.recheck();
+      else await this.local.load(); // checks them itself
       await this.lookupAll();
     }
   }
