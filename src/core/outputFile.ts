@@ -1,7 +1,7 @@
 // Writing a report where the user asked (`check --output FILE`, the editor's Export Report). The path may lie in a
 // cloned repository: a committed `report.html -> ../victim` or a FIFO must not be written through or opened. The
 // text goes to a new temporary file in the same folder, renamed into place, so a failed write leaves the old file.
-import { randomBytes } from 'crypto';
+import { crypto } from './lazyNode';
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as path from 'path';
@@ -75,7 +75,7 @@ export async function checkOutputPath(file: string, base?: string): Promise<fs.S
 /** Replaces (or creates) `file` with `text`: temporary file in the same folder, then rename. `base`: see checkOutputPath. */
 export async function writeOutputFile(file: string, text: string, base?: string): Promise<void> {
   const existing = await checkOutputPath(file, base);
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto().randomBytes(6).toString('hex')}.tmp`);
   let handle: fsp.FileHandle | undefined;
   try {
     // 'wx' (O_CREAT | O_EXCL): never opens something already there, a planted link included.

@@ -1,6 +1,6 @@
 // Persistent lookup cache: one small JSON file per (API, kind, slug), written atomically (temp + rename), so two
 // processes never lose each other's completed writes and a torn or corrupt file costs only that entry.
-import { createHash, randomBytes } from 'node:crypto';
+import { crypto } from '../lazyNode';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isValidResult } from '../api/record';
@@ -123,7 +123,7 @@ export class DiskCache {
     const entry: StoredEntry = { v: 1, savedAt: this.now(), result };
     this.memory.set(this.memoryKey(apiId, kind, slug), entry);
     const file = this.fileFor(apiId, kind, slug);
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const tmp = `${file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
     try {
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.writeFile(tmp, JSON.stringify(entry), 'utf8');
@@ -154,7 +154,7 @@ export class DiskCache {
   }
 
   private fileFor(apiId: string, kind: ComponentKind, slug: string): string {
-    const api = createHash('sha256').update(apiId).digest('hex').slice(0, 16);
+    const api = crypto().createHash('sha256').update(apiId).digest('hex').slice(0, 16);
     // Slugs are validated ([a-z0-9_-]), so they are safe file names.
     return path.join(this.options.dir, FORMAT_DIR, api, `${kind}-${slug}.json`);
   }

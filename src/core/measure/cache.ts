@@ -1,6 +1,6 @@
 // Local results, cached by a hash of the component's files + WordPress version + PHP version + runtime (+ rounds):
 // measuring unchanged files again answers at once. One JSON file per key, written atomically.
-import { createHash, randomBytes } from 'node:crypto';
+import { crypto } from '../lazyNode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
@@ -11,7 +11,7 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
 
 /** sha256 over the relative path and bytes of every file that is copied into the site, in a fixed order. */
 export async function componentHash(c: Pick<MeasuredComponent, 'source' | 'singleFile' | 'kind'>): Promise<string> {
-  const h = createHash('sha256');
+  const h = crypto().createHash('sha256');
   h.update(`${c.kind}\0`);
   if (c.singleFile) {
     h.update(path.basename(c.source)).update('\0').update(await fs.readFile(c.source));
@@ -54,7 +54,7 @@ export class MeasureCache {
   }
 
   static key(parts: Record<string, string | number>): string {
-    return createHash('sha256').update(JSON.stringify(Object.entries(parts).sort())).digest('hex');
+    return crypto().createHash('sha256').update(JSON.stringify(Object.entries(parts).sort())).digest('hex');
   }
 
   /** Where the database of a fresh install is kept for the next runs. */
@@ -64,7 +64,7 @@ export class MeasureCache {
 
   async saveTemplate(dbFile: string, target: string): Promise<void> {
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${target}.${crypto().randomBytes(6).toString('hex')}.tmp`;
     await fs.copyFile(dbFile, tmp);
     await fs.rename(tmp, target);
   }
@@ -84,7 +84,7 @@ export class MeasureCache {
   async set(key: string, record: LocalRecord): Promise<void> {
     await fs.mkdir(this.dir, { recursive: true });
     const file = path.join(this.dir, `${key}.json`);
-    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${file}.${crypto().randomBytes(6).toString('hex')}.tmp`;
     await fs.writeFile(tmp, JSON.stringify(record));
     await fs.rename(tmp, file);
   }

@@ -1,7 +1,7 @@
 // Runs `wp-bench measure PATH --json` in a child process (the editor's own Node: the extension host never blocks on
 // PHP), reads its progress lines from stderr and its one record from stdout. Cancelling sends SIGTERM (the CLI
 // stops the site and removes its folder), then SIGKILL if it has not exited after a grace period.
-import { spawn } from 'node:child_process';
+import { childProcess } from '../lazyNode';
 import type { LocalRecord } from './method';
 
 export interface MeasureChildOptions {
@@ -53,7 +53,7 @@ export function progressStep(line: string): string | undefined {
 export function runMeasureChild(o: MeasureChildOptions): Promise<LocalRecord> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(new MeasureChildError('cancelled', null, true));
-    const child = spawn(o.node, [o.cli, 'measure', o.path, '--json', ...(o.extraArgs ?? [])], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn(o.node, [o.cli, 'measure', o.path, '--json', ...(o.extraArgs ?? [])], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     if (child.pid !== undefined) o.onSpawn?.(child.pid);
     let stdout = '';
     let stderrTail = '';

@@ -2,7 +2,7 @@
 // apart), warm up, then N rounds alternating baseline and measured in each context. Everything it starts is
 // stopped and everything it writes is removed in `finally`, whether the run succeeds, fails, times out or is
 // aborted (Ctrl-C).
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../lazyNode';
 import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
@@ -292,7 +292,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // functions, so one request never loads both).
     const activate = async (side: 'measured' | 'ref', c: MeasuredComponent): Promise<NonNullable<LocalRecord['local']['activation_hook']>> => {
       progress(`activating ${c.kind} ${c.slug}${side === 'ref' ? ' (baseline copy)' : ''}`);
-      const actId = randomBytes(8).toString('hex');
+      const actId = crypto().randomBytes(8).toString('hex');
       const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side }).catch((e) => {
         throw serverDied(e);
       });
@@ -318,7 +318,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
 
     type Side = 'baseline' | 'measured' | 'ref';
     const one = async (ctx: MeasureContext, side: Side): Promise<Outcome> => {
-      const id = randomBytes(8).toString('hex');
+      const id = crypto().randomBytes(8).toString('hex');
       const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side };
       if (ctx === 'admin') headers.Cookie = cookie;
       const res = await get(PATH_URL[ctx], headers).catch((e) => {

@@ -1,6 +1,6 @@
 // What a measurement needs from the machine: a PHP binary, a WordPress core copy and the SQLite integration.
 // Each finder says what it looked at, so "nothing found" can tell the user exactly what to install.
-import { execFile } from 'node:child_process';
+import { childProcess } from '../lazyNode';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
@@ -20,7 +20,7 @@ export function scrubbedEnv(env: NodeJS.ProcessEnv, home: string): NodeJS.Proces
 
 function run(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
+    childProcess().execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? ((err as unknown as { code: number }).code) : 127) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });

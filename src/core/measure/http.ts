@@ -1,10 +1,11 @@
 // One request to the throwaway site, timed from sending to the first byte of the response. Loopback only.
-import * as http from 'node:http';
+import type * as Http from 'node:http';
+import { http } from '../lazyNode';
 
 export interface SiteResponse {
   status: number;
   ttfbMs: number;
-  headers: http.IncomingHttpHeaders;
+  headers: Http.IncomingHttpHeaders;
   body: string;
 }
 
@@ -15,7 +16,7 @@ export function siteRequest(baseUrl: string, pathAndQuery: string, headers: Reco
   if (url.hostname !== '127.0.0.1') return Promise.reject(new Error(`refusing to request ${url.hostname}: the site listens on 127.0.0.1 only`));
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const req = http.request(url, { method: 'GET', headers: { ...headers, Connection: 'close' }, agent: false, timeout: timeoutMs, signal }, (res) => {
+    const req = http().request(url, { method: 'GET', headers: { ...headers, Connection: 'close' }, agent: false, timeout: timeoutMs, signal }, (res) => {
       const ttfbMs = Number(process.hrtime.bigint() - t0) / 1e6;
       const chunks: Buffer[] = [];
       let size = 0;

@@ -1,6 +1,7 @@
 // The native runtime: the machine's `php -S` on 127.0.0.1 and a free port, with a scrubbed environment.
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess, net } from '../lazyNode';
+import type * as Net from 'node:net';
 import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from './environment';
 import type { Site } from './site';
@@ -9,10 +10,10 @@ import type { RuntimeServer } from './runtime';
 /** A free port on 127.0.0.1 (asked from the system, then released for php to take). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = net.createServer();
+    const s = net().createServer();
     s.once('error', reject);
     s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
+      const port = (s.address() as Net.AddressInfo).port;
       s.close(() => resolve(port));
     });
   });
@@ -34,7 +35,7 @@ export function waitForPort(port: number, child: ChildProcess, timeoutMs: number
     child.on('exit', onExit);
     const attempt = () => {
       if (done) return;
-      const sock = net.connect(port, '127.0.0.1');
+      const sock = net().connect(port, '127.0.0.1');
       sock.once('connect', () => {
         sock.destroy();
         finish();
@@ -88,7 +89,7 @@ export async function startPhpServer(php: PhpInfo, site: Site, env: NodeJS.Proce
     '-S', `127.0.0.1:${port}`,
     '-t', site.siteDir,
   ];
-  const child = spawn(php.bin, args, {
+  const child = childProcess().spawn(php.bin, args, {
     cwd: site.siteDir,
     env: scrubbedEnv(env, path.join(site.workDir, 'tmp')),
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,6 +1,7 @@
 // The playground runtime: WordPress Playground's CLI (PHP in WebAssembly) from npm, as a child process, serving
 // our throwaway site mounted at /wordpress, offline (no download: nothing is installed by Playground itself).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../lazyNode';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv } from './environment';
@@ -50,7 +51,7 @@ export async function startPlaygroundServer(pg: PlaygroundInfo, site: Site, env:
     '--mount-dir-before-install', site.siteDir, PLAYGROUND_SITE,
     '--mount-dir-before-install', site.workDir, PLAYGROUND_WORK,
   ];
-  const child = spawn(process.execPath, args, {
+  const child = childProcess().spawn(process.execPath, args, {
     cwd: site.workDir,
     env: scrubbedEnv(env, path.join(site.workDir, 'tmp')),
     stdio: ['ignore', 'pipe', 'pipe'],

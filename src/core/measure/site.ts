@@ -1,6 +1,6 @@
 // The throwaway site: a temporary folder with a copy of WordPress core, our own wp-config.php, the SQLite drop-in,
 // the probe, and the component COPIED in (never touched in place). Removed by removeSite() whatever happened.
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../lazyNode';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -150,7 +150,7 @@ export async function buildSite(
   const target = main.target;
   const ref = opts.ref ? await install({ ...opts.ref, slug: c.slug }, REF_SUFFIX) : undefined;
 
-  const key = randomBytes(16).toString('hex');
+  const key = crypto().randomBytes(16).toString('hex');
   const probeFile = path.join(workDir, 'probe.php');
   await fs.writeFile(probeFile, probePhp(path.posix.join(view.work, 'probes')));
   await fs.writeFile(
@@ -165,7 +165,7 @@ export async function buildSite(
       refTemplate: ref?.template,
       baseTheme,
       key,
-      salts: Array.from({ length: 8 }, () => randomBytes(24).toString('base64')),
+      salts: Array.from({ length: 8 }, () => crypto().randomBytes(24).toString('base64')),
     }),
   );
   // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides.

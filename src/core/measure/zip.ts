@@ -2,7 +2,7 @@
 // without an `unzip` binary. Entry names are checked so an archive can never write outside the target folder.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { zlib } from '../lazyNode';
 
 export interface ZipEntry {
   name: string;
@@ -46,7 +46,7 @@ export function readZip(buf: Buffer): ZipEntry[] {
     if (total > MAX_TOTAL) throw new ZipError('archive too large');
     let data: Buffer;
     if (method === 0) data = Buffer.from(raw);
-    else if (method === 8) data = inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
+    else if (method === 8) data = zlib().inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
     else throw new ZipError(`unsupported compression method ${method} for ${name}`);
     if (data.length !== size) throw new ZipError(`size mismatch for ${name}`);
     out.push({ name, data });

@@ -1,6 +1,6 @@
 // Git helpers of `check`: the checked folder at another ref (for --diff) and the folder's path inside its
 // repository (so SARIF paths are relative to the repository root). execFile only: no shell, no injection.
-import { execFile, spawn } from 'node:child_process';
+import { childProcess } from '../lazyNode';
 
 /** The environment for git and tar: everything but the API key (hooks and filters run there). */
 export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -21,7 +21,7 @@ export function isSafeRef(ref: string): boolean {
 
 function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...childEnv(), GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
+    childProcess().execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...childEnv(), GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
       if (err) reject(new GitError(String(stderr || err.message).trim().split('\n')[0].slice(0, 300)));
       else resolve(stdout);
     });
@@ -75,8 +75,8 @@ export async function snapshotAtRef(dir: string, ref: string): Promise<RefSnapsh
 
 function archiveInto(cwd: string, treeish: string, target: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const archive = spawn('git', ['-C', cwd, 'archive', '--format=tar', treeish], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
-    const tar = spawn('tar', ['-x', '-f', '-', '-C', target], { stdio: ['pipe', 'ignore', 'pipe'], env: childEnv() });
+    const archive = childProcess().spawn('git', ['-C', cwd, 'archive', '--format=tar', treeish], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+    const tar = childProcess().spawn('tar', ['-x', '-f', '-', '-C', target], { stdio: ['pipe', 'ignore', 'pipe'], env: childEnv() });
     let errText = '';
     archive.stderr.on('data', (d) => (errText += String(d)));
     tar.stderr.on('data', (d) => (errText += String(d)));

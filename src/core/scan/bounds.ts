@@ -4,7 +4,7 @@
 import { l10n } from '../l10n';
 import * as path from 'path';
 import type { ComponentLocation, DetectedComponent } from '../model';
-import { checkAbort, eachLimit, problem, type Ctx, type Dirent } from './context';
+import { absOf, checkAbort, eachLimit, problem, type Ctx, type Dirent } from './context';
 
 /** Whether a path stays inside the opened folder (what leaves it is never read). */
 export function insideRoot(ctx: Ctx, abs: string): boolean {
@@ -77,7 +77,7 @@ export const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(
  */
 export async function markOutside(ctx: Ctx): Promise<void> {
   await eachLimit(ctx.components, ctx.fs.parallel, async (c) => {
-    const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => path.join(ctx.root, ...l.file.split('/')));
+    const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => absOf(ctx, l.file));
     if (files.length === 0 || files.some((f) => ctx.readInside.has(f))) return;
     const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
     if (reals.every((r) => r !== null && !insideRealRoot(ctx, r))) c.outsideWorkspace = true;
@@ -93,7 +93,7 @@ export function outsideNotes(ctx: Ctx, merged: DetectedComponent[]): void {
     if (c.outsideWorkspace !== true) continue;
     const at = c.locations.find((l) => HEADER_SOURCES.has(l.source) && l.source !== 'vip-load-plugin') ?? c.locations.find((l) => HEADER_SOURCES.has(l.source));
     if (!at) continue;
-    const file = path.join(ctx.root, ...at.file.split('/'));
+    const file = absOf(ctx, at.file);
     const message =
       at.source === 'vip-load-plugin'
         ? l10n.t('Plugin "{0}" is declared by wpcom_vip_load_plugin() in a file outside the workspace (reached through a symbolic link): listed, not looked up unless you ask.', c.slug)

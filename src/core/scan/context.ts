@@ -103,6 +103,17 @@ export function rel(ctx: Ctx, abs: string): string {
   return r.split(path.sep).join('/');
 }
 
+/**
+ * The inverse of rel(): the absolute path of a location's file. A concatenation where rel() sliced (a plain relative
+ * path under a normalised root), path.join() for anything else.
+ */
+export function absOf(ctx: Ctx, file: string): string {
+  if (SEP === '/' && ctx.root !== '/' && !ctx.root.endsWith('/') && file !== '' && file[0] !== '/' && file[0] !== '.' && !file.includes('/.') && !file.includes('//')) {
+    return ctx.root + '/' + file;
+  }
+  return path.join(ctx.root, ...file.split('/'));
+}
+
 /** path.join(dir, name) for a normalised folder and a name read from it (no separator, never `.` or `..`), without re-normalising. */
 export function childPath(dir: string, name: string): string {
   return dir.endsWith(SEP) ? dir + name : dir + SEP + name;

@@ -46,13 +46,18 @@ function toBytes(input: Buffer | string): Buffer {
   return buf.length > HEADER_BYTES ? buf.subarray(0, HEADER_BYTES) : buf;
 }
 
+/** How many of `buf`'s bytes are the file's: `length` when given (a reused buffer), at most 8 KiB. */
+function byteLength(buf: Buffer, length: number | undefined): number {
+  return Math.min(length ?? buf.length, buf.length, HEADER_BYTES);
+}
+
 /** Decodes bytes as UTF-8 when valid, else byte-per-char (Latin-1), as an editor would show them. */
 function decode(bytes: Buffer): string {
   return isUtf8(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
 }
 
-function startsWithBom(buf: Buffer): boolean {
-  return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+function startsWithBom(buf: Buffer, len = buf.length): boolean {
+  return len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
 }
 
 /** Text of at most 8 KiB, `\r` turned into `\n`, one char per byte (same offsets as the bytes). */
@@ -61,7 +66,7 @@ function headerText(bytes: Buffer): string {
 }
 
 /** Line/column (1-based, columns in UTF-16 units) of a byte offset, counting CRLF, CR and LF as one break. */
-function position(bytes: Buffer, offset: number): { line: number; column: number } {
+function position(bytes: Buffer, offset: number, len = bytes.length): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset; i++) {
@@ -70,12 +75,12 @@ function position(bytes: Buffer, offset: number): { line: number; column: number
       line++;
       lineStart = i + 1;
     } else if (c === 0x0d) {
-      if (i + 1 < bytes.length && bytes[i + 1] === 0x0a) i++;
+      if (i + 1 < len && bytes[i + 1] === 0x0a) i++;
       line++;
       lineStart = i + 1;
     }
   }
-  if (line === 1 && startsWithBom(bytes)) lineStart = Math.min(3, offset);
+  if (line === 1 && startsWithBom(bytes, len)) lineStart = Math.min(3, offset);
   return { line, column: decode(bytes.subarray(lineStart, offset)).length + 1 };
 }
 
@@ -119,13 +124,13 @@ const isPhpTrim = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c ===
  * first one wins. `\r` is a line break (str_replace("\r", "\n")). Returns the byte range of the
  * value after _cleanup_header_comment(), or null when empty / "0" (PHP falsy `$match[1]`).
  */
-function matchOne(buf: Buffer, name: string): { start: number; end: number } | null {
+function matchOne(buf: Buffer, name: string, len = buf.length): { start: number; end: number } | null {
   const needle = needleOf(name);
   const n = needle.length;
   let from = n;
   for (;;) {
-    const colon = buf.indexOf(0x3a, from);
-    if (colon < 0) return null;
+    const colon = from < len ? buf.indexOf(0x3a, from) : -1;
+    if (colon < 0 || colon >= len) return null;
     from = colon + 1;
     let k = n - 1;
     while (k >= 0 && lowerAscii(buf[colon - n + k]) === needle[k]) k--;
@@ -136,7 +141,7 @@ function matchOne(buf: Buffer, name: string): { start: number; end: number } | n
     if (!prefixOk(buf, ls, at)) continue;
     const rawStart = colon + 1;
     let le = rawStart;
-    while (le < buf.length && !isBreak(buf[le])) le++;
+    while (le < len && !isBreak(buf[le])) le++;
     if (le === rawStart || (le === rawStart + 1 && buf[rawStart] === 0x30)) return null;
     // _cleanup_header_comment(): cut at the first `*/` or `?>` with the whitespace before it, trim().
     let end = le;
@@ -184,15 +189,18 @@ export function parseFileHeaderLocations(
   names: string[],
   /** Stop (return {}) when this header is missing: saves work on files without a header. */
   required?: string,
+  /** Only the first `length` bytes of `input` are the file's (a reused buffer). */
+  length?: number,
 ): Record<string, HeaderMatch> {
-  const bytes = toBytes(input);
+  const bytes = typeof input === 'string' ? toBytes(input) : input;
+  const len = byteLength(bytes, length);
   const out: Record<string, HeaderMatch> = {};
-  if (required !== undefined && !matchOne(bytes, required)) return out;
+  if (required !== undefined && !matchOne(bytes, required, len)) return out;
   for (const name of names) {
-    const r = matchOne(bytes, name);
+    const r = matchOne(bytes, name, len);
     if (!r) continue;
     const value = decode(bytes.subarray(r.start, r.end));
-    const pos = position(bytes, r.start);
+    const pos = position(bytes, r.start, len);
     out[name] = { value, line: pos.line, column: pos.column, length: value.length };
   }
   return out;

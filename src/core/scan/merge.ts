@@ -52,7 +52,9 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
   for (const g of groups.values()) {
     // Detections arrive in file-system order, which varies between runs: rank ties (two copies of a theme with
     // different versions) go to the first by file and line, so every scan of the same tree says the same.
-    g.sort((a, b) => compareLocations(firstLocation(a), firstLocation(b)));
+    if (g.length > 1) g.sort((a, b) => compareLocations(firstLocation(a), firstLocation(b)));
+    // Most components come from one place with one location (a plugin folder's header): nothing to deduplicate.
+    const single = g.length === 1 && g[0].locations.length < 2;
     let version: string | null = null;
     let vRank = -1;
     let name: string | null = null;
@@ -81,9 +83,11 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
         name = c.name;
       }
       for (const l of c.locations) {
-        const k = `${l.file}\0${l.line}\0${l.column}\0${l.source}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
+        if (!single) {
+          const k = `${l.file}\0${l.line}\0${l.column}\0${l.source}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+        }
         locations.push({ ...l });
       }
       for (const p of c.parentOf ?? []) parents.add(p);
@@ -94,7 +98,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
       outsideWorkspace &&= c.outsideWorkspace === true;
       parent ??= c.parent;
     }
-    locations.sort(compareLocations);
+    if (!single) locations.sort(compareLocations);
     const merged: DetectedComponent = { kind: g[0].kind, slug: g[0].slug, name, version, locations };
     if (possibleFork) merged.possibleFork = true;
     if (parents.size) merged.parentOf = [...parents].sort();

@@ -15,33 +15,40 @@ export async function readPluginHeaders(ctx: Ctx, file: string, regular?: boolea
 
 /** The headed *.php files directly in `dir` (get_plugins() for one folder), `<folder>.php` first when it is headed. */
 export async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], folderName: string, inside = false): Promise<HeadedFile[]> {
-  const files = entries.filter((s) => !s.name.startsWith('.') && s.name.endsWith('.php'));
   // Fast path: a headed `<folder>/<folder>.php` settles slug, name and version; WordPress would list the
   // folder's other headed files as more plugins of the same slug, which only adds locations.
-  const main = files.find((s) => s.name === folderName + '.php');
-  if (main && !ctx.allPluginFiles) {
+  const mainName = folderName + '.php';
+  const main = ctx.allPluginFiles ? undefined : entries.find((s) => s.name === mainName);
+  if (main) {
     const h = await readPluginHeaders(ctx, childPath(dir, main.name), main.isFile());
     if (h && inside && main.isFile()) ctx.readInside.add(h.file);
     if (h) return [h];
   }
-  const rest = main && !ctx.allPluginFiles ? files.filter((f) => f !== main) : files;
-  // One await for the folder, not a promise per file: the same reads and checks as readPluginHeaders().
+  // The other *.php files not starting with `.`, in one pass; one await for the folder, not a promise per file: the
+  // same reads and checks as readPluginHeaders().
+  const paths: string[] = [];
+  const regular: boolean[] = [];
+  for (const s of entries) {
+    const name = s.name;
+    if (s === main || name.charCodeAt(0) === 0x2e || !name.endsWith('.php')) continue;
+    paths.push(childPath(dir, name));
+    regular.push(s.isFile());
+  }
+  if (paths.length === 0) return [];
   checkAbort(ctx);
-  const paths = rest.map((s) => childPath(dir, s.name));
-  const headed: (HeadedFile | undefined)[] = new Array(rest.length);
-  await ctx.fs.withHeads(
-    paths,
-    rest.map((s) => s.isFile()),
-    (i, buf, why) => {
-      if (!buf) return void problem(ctx, paths[i], l10n.t('{0} {1}; WordPress would not list it either.', path.basename(paths[i]), why ?? l10n.t('could not be read')));
-      const h = parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name');
-      if (phpEmpty(h['Plugin Name']?.value)) return;
-      headed[i] = { file: paths[i], headers: h };
-      if (inside && rest[i].isFile()) ctx.readInside.add(paths[i]);
-    },
-  );
+  const headed: (HeadedFile | undefined)[] = new Array(paths.length);
+  await ctx.fs.withHeads(paths, regular, (i, buf, length, why) => {
+    if (!buf) return void problem(ctx, paths[i], l10n.t('{0} {1}; WordPress would not list it either.', path.basename(paths[i]), why ?? l10n.t('could not be read')));
+    const h = parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name', length);
+    if (phpEmpty(h['Plugin Name']?.value)) return;
+    headed[i] = { file: paths[i], headers: h };
+    if (inside && regular[i]) ctx.readInside.add(paths[i]);
+  });
   return headed.filter((h): h is HeadedFile => h !== undefined);
 }
+
+/** How many more probe misses than hits a plugins folder tolerates before it lists every folder instead. */
+const PROBE_SLACK = 16;
 
 /**
  * get_plugins(): top-level *.php and *.php directly inside each sub-folder, never deeper;
@@ -51,6 +58,11 @@ export async function headedPhpFiles(ctx: Ctx, dir: string, entries: Dirent[], f
 export async function scanPluginsDir(ctx: Ctx, dir: string, inside = false): Promise<void> {
   const entries = await readDir(ctx, dir);
   if (!entries) return;
+  // The probe pays where most folders hold `<folder>/<folder>.php` (akismet/akismet.php). Where most do not
+  // (contact-form-7/wp-contact-form-7.php) a miss is a failed lstat before the listing: the probe stops once misses
+  // outnumber hits by PROBE_SLACK. The results are the same: headedPhpFiles() applies the fast path to a listing.
+  let hits = 0;
+  let misses = 0;
   await eachLimit(entries, ctx.fs.parallel, async (e) => {
     if (e.name.startsWith('.')) return;
     const abs = childPath(dir, e.name);
@@ -59,15 +71,17 @@ export async function scanPluginsDir(ctx: Ctx, dir: string, inside = false): Pro
       // (its other headed files would only add locations of the same slug). Missing or not a plain file: list it.
       // Kept inline: one more async layer per folder costs ~5 MB of peak memory on 2,000 plugins (npm run bench).
       let mainRead = false;
-      if (!ctx.allPluginFiles) {
+      if (!ctx.allPluginFiles && misses - hits < PROBE_SLACK) {
         const main = childPath(abs, e.name + '.php');
         let plain = false;
         const h = await ctx.fs.withHead(main, (buf, _why, p) => ((plain = p === true), buf ? parseFileHeaderLocations(buf, PLUGIN_HEADER_NAMES, 'Plugin Name') : null));
         if (h && !phpEmpty(h['Plugin Name']?.value)) {
           if (inside && plain && e.isDirectory()) ctx.readInside.add(main);
+          hits++;
           addPlugin(ctx, e.name, [{ file: main, headers: h }], e.name + '.php');
           return;
         }
+        misses++;
         mainRead = h !== null; // read, no header: not read again below
       }
       const sub = await readDir(ctx, abs);

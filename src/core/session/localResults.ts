@@ -2,7 +2,7 @@
 // record the engine returned, the folder or file that was measured and the content hash of its files at that time.
 // A record whose files changed since is stale; it is measured again only when the user asks. Persisted as one JSON
 // file in the extension's storage; a record that does not have the engine's shape is dropped on load.
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../lazyNode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { componentHash } from '../measure/cache';
@@ -139,7 +139,7 @@ export class LocalResults {
 
   private async save(): Promise<void> {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${this.file}.${crypto().randomBytes(6).toString('hex')}.tmp`;
     const results = this.all().map(({ stale: _stale, ...r }) => r);
     await fs.writeFile(tmp, JSON.stringify({ version: 1, results }));
     await fs.rename(tmp, this.file);

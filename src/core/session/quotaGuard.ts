@@ -1,7 +1,7 @@
 // What must survive a reload (extension) or a run (CLI): the 429 block until the reset and a rejected key — both
 // belong to one key (by fingerprint, never the key) — and lookups that failed in the last 10 minutes. One small JSON
 // file per API address, written whole (temp + rename); a missing or unreadable file is an empty state.
-import { createHash } from 'node:crypto';
+import { crypto } from '../lazyNode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ApiError, ApiErrorKind } from '../api/errors';
@@ -27,7 +27,7 @@ interface GuardFile {
 const MAX_KEYS = 20;
 
 export function keyFingerprint(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 16);
+  return crypto().createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 16);
 }
 
 /** Errors a retry soon cannot fix for one slug: remembered for FAILED_LOOKUP_MS. */
@@ -56,7 +56,7 @@ export class QuotaGuard {
 
   /** The file for one API in a folder (the extension's global storage, the CLI's cache folder). */
   static fileFor(dir: string, apiId: string): string {
-    return path.join(dir, `quota-state-${createHash('sha256').update(apiId).digest('hex').slice(0, 12)}.json`);
+    return path.join(dir, `quota-state-${crypto().createHash('sha256').update(apiId).digest('hex').slice(0, 12)}.json`);
   }
 
   load(): Promise<void> {
