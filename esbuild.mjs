@@ -32,10 +32,17 @@ const builds = [
     outdir: 'dist',
   },
   {
+    // The executable: a plain `scan` with the scanner alone; anything else loads dist/cli-full.js (see cliMain.ts).
     ...common,
-    entryPoints: { cli: 'src/cli.ts' },
+    entryPoints: { cli: 'src/cliMain.ts' },
     outdir: 'dist',
+    external: ['./cli-full.js'],
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { 'cli-full': 'src/cli.ts' },
+    outdir: 'dist',
   },
   {
     ...common,

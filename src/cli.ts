@@ -6,7 +6,7 @@ import { BenchClient } from './core/api/client';
 import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
 import type { TransportFactory } from './core/api/transport';
 import { DiskCache } from './core/cache/diskCache';
-import { ciSafeJson, countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime, terminalSafe } from './core/format';
+import { ciSafeJson, countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime } from './core/format';
 import type { Logger } from './core/logger';
 import { nullLogger } from './core/logger';
 import { checkOutputPath, OutputFileError, writeOutputFile } from './core/outputFile';
@@ -14,17 +14,19 @@ import { LookupService, type LookupOutcome } from './core/lookupService';
 import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
 import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
 import { diffJudgements, type ComponentDiff } from './core/report/diff';
-import { problemsSummary, REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
+import { REPORT_FORMATS, textTable, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
 import { toHtml } from './core/report/html';
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { QuotaGuard } from './core/session/quotaGuard';
-import { judge, localKey, plainText, type ComponentVerdict, type JudgeConfig, type ReportLocation } from './core/report/judge';
+import { judge, localKey, type ComponentVerdict, type JudgeConfig, type ReportLocation } from './core/report/judge';
 import { MeasureError, measure } from './core/measure/engine';
 import type { LocalRecord } from './core/measure/method';
-import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
-import { versionPlace } from './core/versions';
+import { scanWorkspace } from './core/scan';
+import { EXIT, problemLine, runAsProcess, safeIo, scanCommand, type CliIo } from './cliScan';
 import { interruptSignal, measureSearchFrom, runMeasureCli } from './measureCli';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
+
+export { EXIT, scanToJson, type CliIo } from './cliScan';
 
 const VERSION = '0.1.0';
 
@@ -38,8 +40,6 @@ const lazyUndici: TransportFactory = (options) => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require(modulePath) as typeof import('./core/api/undiciTransport')).createUndiciTransport(options);
 };
-
-export const EXIT = { ok: 0, judged: 1, usage: 2, notInDataset: 3, key: 4, quota: 5, failure: 6 } as const;
 
 const USAGE = `WP Bench ${VERSION} — what each WordPress plugin and theme costs your site.
 
@@ -79,15 +79,6 @@ The API key is read from WPBENCH_API_KEY only (never from the command line).
 Cache: WPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/wp-bench, else ~/.cache/wp-bench.
 Exit codes: 0 ok, 2 usage, 3 not in dataset, 4 key invalid or revoked, 5 quota exhausted,
 6 network, server or unreadable response; check: 1 when the judgement fails (3 is not used).`;
-
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** aborts a running `measure` (tests; the real process wires Ctrl-C) */
-  signal?: AbortSignal;
-}
 
 class UsageError extends Error {}
 
@@ -157,56 +148,9 @@ function makeClient(parsed: Parsed, io: CliIo, transport: TransportFactory = laz
   });
 }
 
-/** One scan problem on stderr; a note (severity info) says so. */
-function problemLine(p: ScanResult['problems'][number], dir: string): string {
-  return `wp-bench: ${p.file || dir}:${p.line}: ${p.severity === 'info' ? '(info) ' : ''}${p.message}`;
-}
-
-export function scanToJson(result: ScanResult): string {
-  const components = result.components.map((c) => ({
-    kind: c.kind,
-    slug: c.slug,
-    name: c.name,
-    version: c.version,
-    locations: c.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
-    lookup: c.lookup ?? 'yes',
-    ...(c.parent !== undefined ? { parent: c.parent } : {}),
-    ...(c.versions ? { versions: c.versions } : {}),
-  }));
-  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? 'warning' }));
-  return ciSafeJson(JSON.stringify({ components, problems }));
-}
-
-
 async function runScan(parsed: Parsed, io: CliIo): Promise<number> {
   if (parsed.positional.length > 2) throw new UsageError('scan takes at most one folder');
-  const dir = path.resolve(io.cwd, parsed.positional[1] ?? '.');
-  const result = await scanWorkspace(dir);
-  // The team's ignore list (.wp-bench.json) says what `check` and the extension never look up.
-  const team = await loadTeamConfig(dir).catch(() => undefined);
-  const ignored = new Set(team?.config.ignore ?? []);
-  for (const c of result.components) if (ignored.has(c.slug) && c.lookup === 'yes') c.lookup = 'ignored';
-  if (parsed.flags.has('--json')) {
-    io.out(scanToJson(result));
-  } else if (result.components.length === 0) {
-    io.out(`No plugins or themes found in ${dir}.`);
-  } else {
-    const rows = [['KIND', 'SLUG', 'VERSION', 'NAME', 'LOOKED UP', 'DECLARED IN']];
-    for (const c of result.components) {
-      const first = c.locations[0];
-      const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
-      const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
-      // Long versions and names are cut, as in the reports (a 40,000-character Version header widened every row).
-      rows.push([c.kind, c.slug, plainText(c.version ?? '-', 30), plainText(c.name ?? '-', 60), lookup, where]);
-      // Places that disagree on the version: one line each, the version shown above first ("used").
-      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${plainText(v.version, 28)}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
-    }
-    io.out(textTable(rows));
-    const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
-    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${problemsSummary(result.problems)} (on stderr)` : ''}.`);
-  }
-  for (const p of result.problems) io.err(problemLine(p, dir));
-  return EXIT.ok;
+  return scanCommand(path.resolve(io.cwd, parsed.positional[1] ?? '.'), parsed.flags.has('--json'), io);
 }
 
 async function runLookup(parsed: Parsed, io: CliIo): Promise<number> {
@@ -516,10 +460,10 @@ async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   // Every print path: API and file strings never reach the terminal or a CI log with escape sequences or as a
   // workflow command.
-  const io: CliIo = { ...rawIo, out: (t) => rawIo.out(terminalSafe(t)), err: (t) => rawIo.err(terminalSafe(t)) };
+  const io = safeIo(rawIo);
   if (argv[0] === 'measure') {
     // Its own options; Ctrl-C stops and removes the throwaway site before exiting.
-    const sig = require.main === module ? interruptSignal() : undefined;
+    const sig = asProcess ? interruptSignal() : undefined;
     try {
       return await runMeasureCli(argv.slice(1), { ...io, signal: rawIo.signal ?? sig?.signal, cacheDir: cacheDir(io.env) }, measureSearchFrom(__dirname));
     } finally {
@@ -573,20 +517,13 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  // `wp-bench scan | head`: the reader went away; stop quietly instead of crashing on EPIPE.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
-  void runCli(process.argv.slice(2), {
-    out: (t) => process.stdout.write(`${t}\n`),
-    err: (t) => process.stderr.write(`${t}\n`),
-    env: process.env,
-    cwd: process.cwd(),
-  }).then((code) => {
-    process.exitCode = code;
-  });
+/** Whether this module runs as the `wp-bench` process (main()), not inside tests: Ctrl-C is then wired to `measure`. */
+let asProcess = false;
+
+/** The whole CLI as the process: dist/cli.js (cliMain.ts) hands every command line but a plain scan here. */
+export function main(argv: string[]): void {
+  asProcess = true;
+  runAsProcess(runCli, argv);
 }
+
+if (require.main === module) main(process.argv.slice(2));

@@ -10,15 +10,11 @@ import { loadTeamConfig } from './core/teamConfig';
 import { ciSafeJson } from './core/format';
 import { CONTEXTS, type LocalRecord } from './core/measure/method';
 import type { RuntimeName } from './core/measure/runtime';
-import { textTable } from './core/report/formats';
+import { textTable } from './core/report/plain';
+import type { CliIo } from './cliScan';
 
-export interface MeasureIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** aborts the run (the CLI wires Ctrl-C here); nothing is left behind */
-  signal?: AbortSignal;
+/** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
+export interface MeasureIo extends CliIo {
   cacheDir: string;
 }
 

@@ -16,9 +16,9 @@ describe('packages', function () {
     assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'cli.js')), 'run npm run build first');
     const [info] = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
     const files = (info.files as { path: string }[]).map((f) => f.path).sort();
-    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'dist/http.js', 'package.json']);
+    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli-full.js', 'dist/cli.js', 'dist/http.js', 'package.json']);
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    assert.deepEqual(pkg.dependencies ?? {}, {}, 'dist/cli.js and dist/http.js bundle what they use');
+    assert.deepEqual(pkg.dependencies ?? {}, {}, 'dist/cli.js, dist/cli-full.js and dist/http.js bundle what they use');
     assert.equal(pkg.files, undefined, 'vsce refuses a files list beside .vscodeignore');
   });
 

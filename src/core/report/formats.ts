@@ -5,6 +5,7 @@ import { CONTEXT_NAMES, type ContextName } from '../model';
 import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
 import { signedCount, signedKb, signedMs, signedQueries, type ComponentDiff } from './diff';
 import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
+import { pad, problemsSummary, textTable } from './plain';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, totalSources, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
 export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif', 'html'] as const;
@@ -70,13 +71,6 @@ function problemsNote(j: Judgement): string {
   return n ? ` ${countNoun(n, 'component or file', 'components or files')} could not be counted (see the scan problems).` : '';
 }
 
-/** "1 problem, 2 notes": the scan's problems (something left uncounted) and notes (severity info), by count. */
-export function problemsSummary(problems: readonly { severity?: 'warning' | 'info' }[]): string {
-  const notes = problems.filter((p) => p.severity === 'info').length;
-  const uncounted = problems.length - notes;
-  return [uncounted ? countNoun(uncounted, 'problem') : null, notes ? countNoun(notes, 'note') : null].filter(Boolean).join(', ');
-}
-
 /** What the problems section means, for what it holds. */
 export function problemsExplanation(j: Judgement): string {
   return [
@@ -103,16 +97,6 @@ export function budgetLines(j: Judgement): string[] {
     (b) =>
       `${b.exceeded ? 'over' : 'within'} budget: ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} ${budgetUnit(b.metric, b.actual)} of ${budgetUnit(b.metric, b.limit)}${b.notMeasured || b.unknown ? ` (${[b.notMeasured ? `${b.notMeasured} not measured` : null, b.unknown ? `${b.unknown} unknown` : null].filter(Boolean).join(', ')}: not counted)` : ''}`,
   );
-}
-
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : text + ' '.repeat(width - text.length);
-}
-
-/** Plain-text columns, as the CLI prints them. */
-export function textTable(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : pad(cell, widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
 // --- table -------------------------------------------------------------------------------------------------
@@ -423,3 +407,5 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
   const sarif = sarifLog(rules, results, { passed: !j.failed, context: j.config.context, failOn: j.config.failOn, siteTotal: totalSources(j.total), measuredLocally }, opts);
   return JSON.stringify(sarif, null, 2);
 }
+
+export { problemsSummary, textTable };

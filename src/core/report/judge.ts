@@ -13,6 +13,7 @@ import {
   type ScanProblem,
 } from '../model';
 import { addToTotal, compareWorstFirst, siteTotal, type SiteTotal } from '../present';
+import { plainText } from './plain';
 import type { Budget, BudgetMetric, GradeLetter } from '../teamConfig';
 import type { LocalRecord } from '../measure/method';
 
@@ -251,11 +252,6 @@ export function itemKey(kind: ComponentKind, slug: string): string {
   return `${kind}/${slug}`;
 }
 
-/** Plain text of untrusted strings: no control characters, bounded length. */
-export function plainText(text: string, max = 120): string {
-  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
 
 const SOURCE_PREFERENCE: Record<ComponentLocation['source'], number> = {
   'composer.json': 0,
@@ -502,3 +498,5 @@ export function judge(input: JudgeInput): Judgement {
     problems,
   };
 }
+
+export { plainText };

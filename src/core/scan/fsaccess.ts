@@ -6,7 +6,7 @@
 // - 'async': fs.promises / callback fs with bounded parallelism, for slow (network) file systems.
 import { l10n } from '../l10n';
 import * as fs from 'fs';
-import * as fsp from 'fs/promises';
+import { fsp } from '../lazyNode';
 import { HEADER_BYTES } from './headers';
 
 export type IoMode = 'sliced' | 'async';
@@ -86,7 +86,8 @@ class Limiter {
 
 export class SlicedSyncFs implements ScanFs {
   readonly parallel = 1;
-  private last = performance.now();
+  // Date.now(), not performance.now(): milliseconds are enough for 8 ms slices, and `performance` loads perf_hooks.
+  private last = Date.now();
   private readonly buf = Buffer.allocUnsafe(HEADER_BYTES);
   /** Whether the last head() read a file known not to be a link. */
   private plain = false;
@@ -100,11 +101,11 @@ export class SlicedSyncFs implements ScanFs {
    * call (8 header reads from the page cache take well under a millisecond).
    */
   private due(): boolean {
-    return (++this.calls & 7) === 0 && performance.now() - this.last >= this.sliceMs;
+    return (++this.calls & 7) === 0 && Date.now() - this.last >= this.sliceMs;
   }
   private async pause(): Promise<void> {
     await new Promise<void>((r) => setImmediate(r));
-    this.last = performance.now();
+    this.last = Date.now();
   }
   async readdir(dir: string, admit?: (n: number) => boolean): Promise<fs.Dirent[] | null> {
     if (this.due()) await this.pause();
@@ -215,19 +216,19 @@ export class AsyncFs implements ScanFs {
     this.io = new Limiter(this.parallel);
   }
   async readdir(dir: string, admit?: (n: number) => boolean): Promise<fs.Dirent[] | null> {
-    const r = await this.io.run(() => fsp.readdir(dir, { withFileTypes: true })).catch(() => null);
+    const r = await this.io.run(() => fsp().readdir(dir, { withFileTypes: true })).catch(() => null);
     if (!r) return null;
     this.stats.dirsRead++;
     return !admit || admit(r.length) ? r : null;
   }
   isDirectory(p: string): Promise<boolean> {
-    return this.io.run(() => fsp.stat(p)).then((s) => s.isDirectory(), () => false);
+    return this.io.run(() => fsp().stat(p)).then((s) => s.isDirectory(), () => false);
   }
   exists(p: string): Promise<boolean> {
-    return this.io.run(() => fsp.stat(p)).then(() => true, () => false);
+    return this.io.run(() => fsp().stat(p)).then(() => true, () => false);
   }
   realpath(p: string): Promise<string | null> {
-    return this.io.run(() => fsp.realpath(p)).catch(() => null);
+    return this.io.run(() => fsp().realpath(p)).catch(() => null);
   }
   withHead<T>(file: string, use: (head: Buffer | null, why?: string, plain?: boolean) => T, regular?: boolean): Promise<T> {
     return this.io.run(
@@ -267,10 +268,10 @@ export class AsyncFs implements ScanFs {
   readText(file: string, maxBytes: number): Promise<TextRead> {
     return this.io
       .run(async (): Promise<TextRead> => {
-        const st = await fsp.stat(file);
+        const st = await fsp().stat(file);
         const why = special(st) ?? (st.isDirectory() ? 'is a folder' : st.size > maxBytes ? tooLarge(st.size, maxBytes) : null);
         if (why) return { text: null, why };
-        const fh = await fsp.open(file, O_READ);
+        const fh = await fsp().open(file, O_READ);
         this.stats.filesOpened++;
         try {
           const st2 = await fh.stat();

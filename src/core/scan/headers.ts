@@ -124,13 +124,15 @@ const isPhpTrim = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c ===
  * first one wins. `\r` is a line break (str_replace("\r", "\n")). Returns the byte range of the
  * value after _cleanup_header_comment(), or null when empty / "0" (PHP falsy `$match[1]`).
  */
-function matchOne(buf: Buffer, name: string, len = buf.length): { start: number; end: number } | null {
+function matchOne(buf: Buffer, name: string, len = buf.length, last = lastColon(buf, len)): { start: number; end: number } | null {
   const needle = needleOf(name);
   const n = needle.length;
   let from = n;
   for (;;) {
-    const colon = from < len ? buf.indexOf(0x3a, from) : -1;
-    if (colon < 0 || colon >= len) return null;
+    // Never past the last colon: a forward search from there would run to the end of a reused 8 KiB buffer.
+    if (from > last) return null;
+    const colon = buf.indexOf(0x3a, from);
+    if (colon < 0 || colon > last) return null;
     from = colon + 1;
     let k = n - 1;
     while (k >= 0 && lowerAscii(buf[colon - n + k]) === needle[k]) k--;
@@ -157,6 +159,11 @@ function matchOne(buf: Buffer, name: string, len = buf.length): { start: number;
     while (end > start && isPhpTrim(buf[end - 1])) end--;
     return start < end ? { start, end } : null;
   }
+}
+
+/** The offset of the last `:` among the first `len` bytes (searched backwards from there), or -1. */
+function lastColon(buf: Buffer, len: number): number {
+  return len > 0 ? buf.lastIndexOf(0x3a, len - 1) : -1;
 }
 
 /** The reference implementation (the regex itself), kept for tests. */
@@ -194,10 +201,11 @@ export function parseFileHeaderLocations(
 ): Record<string, HeaderMatch> {
   const bytes = typeof input === 'string' ? toBytes(input) : input;
   const len = byteLength(bytes, length);
+  const last = lastColon(bytes, len);
   const out: Record<string, HeaderMatch> = {};
-  if (required !== undefined && !matchOne(bytes, required, len)) return out;
+  if (required !== undefined && !matchOne(bytes, required, len, last)) return out;
   for (const name of names) {
-    const r = matchOne(bytes, name, len);
+    const r = matchOne(bytes, name, len, last);
     if (!r) continue;
     const value = decode(bytes.subarray(r.start, r.end));
     const pos = position(bytes, r.start, len);

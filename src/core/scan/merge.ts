@@ -70,8 +70,11 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     let parent: string | undefined;
     const versions: VersionSource[] = [];
     for (const c of g) {
-      const at = firstLocation(c);
-      if (c.version !== null && c.locations.length) versions.push({ version: c.version, source: at.source, file: at.file, line: at.line });
+      // One component's version is the version: a list of versions only ever comes from several.
+      if (!single && c.version !== null && c.locations.length) {
+        const at = firstLocation(c);
+        versions.push({ version: c.version, source: at.source, file: at.file, line: at.line });
+      }
       const vr = versionRank(c);
       if (vr > vRank) {
         vRank = vr;

@@ -1,0 +1,117 @@
+// `wp-bench scan`: the plugins and themes of a folder (no network). Apart from the rest of the CLI so that dist/cli.js
+// runs it with the scanner alone (cliMain.ts): a CI job or an editor task that only scans does not compile the
+// reports, the API client and the measuring engine (npm run bench, figure 1b). cli.ts runs the same scanCommand().
+import { truncateForMessage } from './core/api/errors';
+import { ciSafeJson, countNoun, terminalSafe } from './core/format';
+import type { ScanResult } from './core/model';
+import { plainText, problemsSummary, textTable } from './core/report/plain';
+import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
+import { loadTeamConfig } from './core/teamConfig';
+import { versionPlace } from './core/versions';
+import * as path from 'node:path';
+
+export const EXIT = { ok: 0, judged: 1, usage: 2, notInDataset: 3, key: 4, quota: 5, failure: 6 } as const;
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** aborts a running `measure` (tests; the real process wires Ctrl-C) */
+  signal?: AbortSignal;
+}
+
+/** Every print path: API and file strings never reach the terminal or a CI log with escape sequences or as a workflow command. */
+export function safeIo(raw: CliIo): CliIo {
+  return { ...raw, out: (t) => raw.out(terminalSafe(t)), err: (t) => raw.err(terminalSafe(t)) };
+}
+
+/** One scan problem on stderr; a note (severity info) says so. */
+export function problemLine(p: ScanResult['problems'][number], dir: string): string {
+  return `wp-bench: ${p.file || dir}:${p.line}: ${p.severity === 'info' ? '(info) ' : ''}${p.message}`;
+}
+
+export function scanToJson(result: ScanResult): string {
+  const components = result.components.map((c) => ({
+    kind: c.kind,
+    slug: c.slug,
+    name: c.name,
+    version: c.version,
+    locations: c.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
+    lookup: c.lookup ?? 'yes',
+    ...(c.parent !== undefined ? { parent: c.parent } : {}),
+    ...(c.versions ? { versions: c.versions } : {}),
+  }));
+  const problems = result.problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? 'warning' }));
+  return ciSafeJson(JSON.stringify({ components, problems }));
+}
+
+/** `wp-bench scan [dir] [--json]`, its arguments already checked. */
+export async function scanCommand(dir: string, json: boolean, io: CliIo): Promise<number> {
+  const result = await scanWorkspace(dir);
+  // The team's ignore list (.wp-bench.json) says what `check` and the extension never look up.
+  const team = await loadTeamConfig(dir).catch(() => undefined);
+  const ignored = new Set(team?.config.ignore ?? []);
+  for (const c of result.components) if (ignored.has(c.slug) && c.lookup === 'yes') c.lookup = 'ignored';
+  if (json) {
+    io.out(scanToJson(result));
+  } else if (result.components.length === 0) {
+    io.out(`No plugins or themes found in ${dir}.`);
+  } else {
+    const rows = [['KIND', 'SLUG', 'VERSION', 'NAME', 'LOOKED UP', 'DECLARED IN']];
+    for (const c of result.components) {
+      const first = c.locations[0];
+      const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
+      const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
+      // Long versions and names are cut, as in the reports (a 40,000-character Version header widened every row).
+      rows.push([c.kind, c.slug, plainText(c.version ?? '-', 30), plainText(c.name ?? '-', 60), lookup, where]);
+      // Places that disagree on the version: one line each, the version shown above first ("used").
+      for (const [i, v] of (c.versions ?? []).entries()) rows.push(['', '', `${i === 0 ? '=' : '≠'} ${plainText(v.version, 28)}`, versionPlace(v.source), '', `${v.file}:${v.line}`]);
+    }
+    io.out(textTable(rows));
+    const never = result.components.filter((c) => c.lookup && c.lookup !== 'yes').length;
+    io.out(`\n${countNoun(result.components.length, 'component')}${never ? ` (${never} never looked up)` : ''}${result.problems.length ? `; ${problemsSummary(result.problems)} (on stderr)` : ''}.`);
+  }
+  for (const p of result.problems) io.err(problemLine(p, dir));
+  return EXIT.ok;
+}
+
+/**
+ * `scan`, at most one folder, and no option but `--json`: what dist/cli.js answers without the rest of the CLI. Any
+ * other command line (a usage error included) goes to the whole CLI, so that it answers exactly as it always has.
+ */
+export function isPlainScan(argv: string[]): boolean {
+  if (argv[0] !== 'scan') return false;
+  const rest = argv.slice(1).filter((a) => a !== '--json');
+  return rest.length <= 1 && rest.every((a) => a !== '' && !a.startsWith('-'));
+}
+
+/** A plain scan (see isPlainScan) as the whole CLI would run it, unexpected failures included. */
+export async function runPlainScan(argv: string[], rawIo: CliIo): Promise<number> {
+  const io = safeIo(rawIo);
+  try {
+    const folder = argv.slice(1).find((a) => a !== '--json');
+    return await scanCommand(path.resolve(io.cwd, folder ?? '.'), argv.includes('--json'), io);
+  } catch (err) {
+    io.err(`wp-bench: unexpected failure: ${truncateForMessage(String((err as Error)?.message ?? err), 300)}`);
+    return EXIT.failure;
+  }
+}
+
+/** Runs a command as the process: its exit code, and quiet on a reader that went away (`wp-bench scan | head`). */
+export function runAsProcess(run: (argv: string[], io: CliIo) => Promise<number>, argv: string[]): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+  void run(argv, {
+    out: (t) => process.stdout.write(`${t}\n`),
+    err: (t) => process.stderr.write(`${t}\n`),
+    env: process.env,
+    cwd: process.cwd(),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
