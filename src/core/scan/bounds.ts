@@ -5,6 +5,7 @@ import { l10n } from '../l10n';
 import * as path from 'path';
 import type { ComponentLocation, DetectedComponent } from '../model';
 import { absOf, checkAbort, eachLimit, problem, type Ctx, type Dirent } from './context';
+import type { SyncScanFs } from './fsaccess';
 
 /** Whether a path stays inside the opened folder (what leaves it is never read). */
 export function insideRoot(ctx: Ctx, abs: string): boolean {
@@ -47,6 +48,13 @@ export async function readDir(ctx: Ctx, dir: string): Promise<Dirent[] | null> {
   checkAbort(ctx);
   if (ctx.limit.truncated) return null;
   return ctx.fs.readdir(dir, (n) => admit(ctx, n));
+}
+
+/** readDir() in sliced mode, without a promise (see SyncScanFs). */
+export function readDirNow(ctx: Ctx, io: SyncScanFs, dir: string): Dirent[] | null {
+  checkAbort(ctx);
+  if (ctx.limit.truncated) return null;
+  return io.readdirNow(dir, (n) => admit(ctx, n));
 }
 
 /** Directory test that follows symlinks (PHP's is_dir()); stats only what readdir could not tell. */
