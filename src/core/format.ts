@@ -91,9 +91,15 @@ export function isoTime(t: number | null | undefined): string | null {
 /** An Azure Pipelines logging command: the agent acts on it anywhere in a line, in any case. */
 const AZURE_COMMAND = /##vso\[/gi;
 
-/** Anything terminalSafe() changes: a control character (every escape sequence starts with one), a workflow command. */
+/**
+ * What terminalSafe() changes: a control character (every escape sequence starts with one), a workflow command at the
+ * start of a line, `##vso[`. Three simple tests (the commands only where `::` or `##` occurs at all) take less than
+ * half the time of one alternation over a megabyte.
+ */
 // eslint-disable-next-line no-control-regex
-const UNSAFE_FOR_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|^[ \t]*(?:::|##\[)|##vso\[/im;
+const CONTROL_CHAR = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const LINE_COMMAND = /^[ \t]*(?:::|##\[)/m;
+const AZURE_COMMAND_ANY = /##vso\[/i;
 
 /**
  * Text for a terminal or a CI log: no escape sequences (CSI, OSC: clipboard writes, links, titles, screen clears), no
@@ -102,7 +108,8 @@ const UNSAFE_FOR_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|^[ \t]*(?
  */
 export function terminalSafe(text: string): string {
   // Nothing to neutralise (JSON output, most lines): one pass instead of seven over what may be megabytes.
-  return UNSAFE_FOR_TERMINAL.test(text) ? neutralise(text) : String(text);
+  const t = String(text);
+  return CONTROL_CHAR.test(t) || ((t.includes('::') || t.includes('##')) && (LINE_COMMAND.test(t) || AZURE_COMMAND_ANY.test(t))) ? neutralise(t) : t;
 }
 
 /** terminalSafe() without its quick test: every pass, whatever the text (exported for the test that they agree). */

@@ -84,9 +84,19 @@ export const HEADER_SOURCES: ReadonlySet<ComponentLocation['source']> = new Set(
  * flagged: not looked up without the user's say, its name may be private. Said by outsideNotes, after the merge.
  */
 export async function markOutside(ctx: Ctx): Promise<void> {
-  await eachLimit(ctx.components, ctx.fs.parallel, async (c) => {
-    const files = c.locations.filter((l) => HEADER_SOURCES.has(l.source)).map((l) => absOf(ctx, l.file));
-    if (files.length === 0 || files.some((f) => ctx.readInside.has(f))) return;
+  // First, without a promise: the header files of each component, unless one was read through no link (most).
+  const todo: { c: DetectedComponent; files: string[] }[] = [];
+  next: for (const c of ctx.components) {
+    let files: string[] | undefined;
+    for (const l of c.locations) {
+      if (!HEADER_SOURCES.has(l.source)) continue;
+      const f = absOf(ctx, l.file);
+      if (ctx.readInside.has(f)) continue next;
+      (files ??= []).push(f);
+    }
+    if (files) todo.push({ c, files });
+  }
+  await eachLimit(todo, ctx.fs.parallel, async ({ c, files }) => {
     const reals = await Promise.all(files.map((f) => ctx.fs.realpath(f)));
     if (reals.every((r) => r !== null && !insideRealRoot(ctx, r))) c.outsideWorkspace = true;
   });

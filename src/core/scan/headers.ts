@@ -81,7 +81,10 @@ function position(bytes: Buffer, offset: number, len = bytes.length): { line: nu
     }
   }
   if (line === 1 && startsWithBom(bytes, len)) lineStart = Math.min(3, offset);
-  return { line, column: decode(bytes.subarray(lineStart, offset)).length + 1 };
+  // ASCII before the value (nearly always): a byte is a column, and no string is made to count them.
+  let ascii = true;
+  for (let i = lineStart; i < offset && ascii; i++) ascii = bytes[i] < 0x80;
+  return { line, column: (ascii ? offset - lineStart : decode(bytes.subarray(lineStart, offset)).length) + 1 };
 }
 
 const needleCache = new Map<string, Uint8Array>();

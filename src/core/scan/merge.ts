@@ -59,9 +59,9 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     let vRank = -1;
     let name: string | null = null;
     let nRank = -1;
-    const seen = new Set<string>();
+    const seen = single ? undefined : new Set<string>();
     const locations: ComponentLocation[] = [];
-    const parents = new Set<string>();
+    let parents: Set<string> | undefined;
     let possibleFork = false;
     let blockTheme = false;
     let wordpressOrgUri = false;
@@ -75,25 +75,26 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
         const at = firstLocation(c);
         versions.push({ version: c.version, source: at.source, file: at.file, line: at.line });
       }
-      const vr = versionRank(c);
+      // The ranks choose between components; one alone gives its own version and name.
+      const vr = g.length === 1 ? 0 : versionRank(c);
       if (vr > vRank) {
         vRank = vr;
         version = c.version;
       }
-      const nr = nameRank(c);
+      const nr = g.length === 1 ? 0 : nameRank(c);
       if (nr > nRank) {
         nRank = nr;
         name = c.name;
       }
       for (const l of c.locations) {
-        if (!single) {
+        if (seen) {
           const k = `${l.file}\0${l.line}\0${l.column}\0${l.source}`;
           if (seen.has(k)) continue;
           seen.add(k);
         }
         locations.push({ ...l });
       }
-      for (const p of c.parentOf ?? []) parents.add(p);
+      for (const p of c.parentOf ?? []) (parents ??= new Set()).add(p);
       possibleFork ||= c.possibleFork === true;
       blockTheme ||= c.blockTheme === true;
       wordpressOrgUri ||= c.wordpressOrgUri === true;
@@ -104,7 +105,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     if (!single) locations.sort(compareLocations);
     const merged: DetectedComponent = { kind: g[0].kind, slug: g[0].slug, name, version, locations };
     if (possibleFork) merged.possibleFork = true;
-    if (parents.size) merged.parentOf = [...parents].sort();
+    if (parents?.size) merged.parentOf = [...parents].sort();
     if (blockTheme) merged.blockTheme = true;
     if (wordpressOrgUri) merged.wordpressOrgUri = true;
     if (mustUse) merged.mustUse = true;
