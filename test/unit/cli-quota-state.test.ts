@@ -116,4 +116,38 @@ describe('CLI: a closed pipe', () => {
     assert.equal(code, 0, stderr);
     assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
   });
+
+  it('a full non-blocking pipe: the output arrives whole and in order (the writer falls back to the stream)', async function () {
+    this.timeout(30000);
+    const { execFileSync } = await import('node:child_process');
+    const cliJs = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+    const site = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-nbpipe-'));
+    const require: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) require[`wpackagist-plugin/p${i}`] = '*';
+    await fs.writeFile(path.join(site, 'composer.json'), JSON.stringify({ require }));
+    // python3 hands the CLI the write end of a pipe set non-blocking (Node's own children always get blocking stdio),
+    // reads nothing for 300 ms so that the 64 KiB pipe fills, then reads everything.
+    const py = [
+      'import os, subprocess, sys, time',
+      'r, w = os.pipe()',
+      'os.set_blocking(w, False)',
+      'p = subprocess.Popen(sys.argv[1:], stdout=w)',
+      'os.close(w)',
+      'time.sleep(0.3)',
+      'chunks = []',
+      'while True:',
+      '    b = os.read(r, 1 << 16)',
+      '    if not b: break',
+      '    chunks.append(b)',
+      'sys.stdout.buffer.write(str(p.wait()).encode() + b"\\n" + b"".join(chunks))',
+    ].join('\n');
+    const out = execFileSync('python3', ['-c', py, process.execPath, cliJs, 'scan', site, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const nl = out.indexOf('\n');
+    assert.equal(out.slice(0, nl), '0');
+    const body = out.slice(nl + 1);
+    assert.ok(body.length > 200_000, `${body.length} bytes: more than the pipe holds`);
+    const scan = JSON.parse(body) as { components: { slug: string }[] };
+    assert.equal(scan.components.length, 3000);
+    assert.ok(body.endsWith('}\n'), 'one line, whole');
+  });
 });

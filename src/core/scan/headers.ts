@@ -193,6 +193,8 @@ export function parseFileHeaders(input: Buffer | string, names: string[]): Recor
   return out;
 }
 
+const NO_HEADERS: Record<string, HeaderMatch> = Object.freeze({});
+
 /** Like parseFileHeaders, with the position of each value that was found (missing headers are absent). */
 export function parseFileHeaderLocations(
   input: Buffer | string,
@@ -205,8 +207,9 @@ export function parseFileHeaderLocations(
   const bytes = typeof input === 'string' ? toBytes(input) : input;
   const len = byteLength(bytes, length);
   const last = lastColon(bytes, len);
+  // Most files have no header: one shared, frozen answer for them rather than an object each.
+  if (required !== undefined && !matchOne(bytes, required, len, last)) return NO_HEADERS;
   const out: Record<string, HeaderMatch> = {};
-  if (required !== undefined && !matchOne(bytes, required, len, last)) return out;
   for (const name of names) {
     const r = matchOne(bytes, name, len, last);
     if (!r) continue;
