@@ -33,16 +33,19 @@ export function problemLine(p: ScanResult['problems'][number], dir: string): str
 }
 
 export function scanToJson(result: ScanResult): string {
-  const components = result.components.map((c) => ({
-    kind: c.kind,
-    slug: c.slug,
-    name: c.name,
-    version: c.version,
-    locations: c.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
-    lookup: c.lookup ?? 'yes',
-    ...(c.parent !== undefined ? { parent: c.parent } : {}),
-    ...(c.versions ? { versions: c.versions } : {}),
-  }));
+  const components = result.components.map((c) => {
+    const o: Record<string, unknown> = {
+      kind: c.kind,
+      slug: c.slug,
+      name: c.name,
+      version: c.version,
+      locations: c.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),
+      lookup: c.lookup ?? 'yes',
+    };
+    if (c.parent !== undefined) o.parent = c.parent;
+    if (c.versions) o.versions = c.versions;
+    return o;
+  });
   const problems = result.problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? 'warning' }));
   return ciSafeJson(JSON.stringify({ components, problems }));
 }

@@ -35,6 +35,16 @@ export function compareComponents(a: DetectedComponent, b: DetectedComponent): n
   return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
 }
 
+const FLAGS = ['possibleFork', 'blockTheme', 'wordpressOrgUri', 'mustUse', 'outsideWorkspace'] as const;
+const MERGED_KEYS = new Set<string>(['kind', 'slug', 'name', 'version', 'locations', 'parent', ...FLAGS]);
+
+/** A component the merge would copy as it is: one location or none, flags only when true, no lists to sort. */
+function alreadyMerged(c: DetectedComponent): boolean {
+  if (c.locations.length > 1) return false;
+  for (const k in c) if (!MERGED_KEYS.has(k)) return false;
+  return FLAGS.every((f) => c[f] === undefined || c[f] === true) && (!('parent' in c) || c.parent !== undefined);
+}
+
 /**
  * One component per kind+slug with every location (deduplicated, sorted by file then line).
  * Version: composer.lock wins over a header's Version, which wins over anything else.
@@ -50,6 +60,11 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
   }
   const out: DetectedComponent[] = [];
   for (const g of groups.values()) {
+    // One component from one place with at most one location (a plugin folder's header): it is its own merge.
+    if (g.length === 1 && alreadyMerged(g[0])) {
+      out.push(g[0]);
+      continue;
+    }
     // Detections arrive in file-system order, which varies between runs: rank ties (two copies of a theme with
     // different versions) go to the first by file and line, so every scan of the same tree says the same.
     if (g.length > 1) g.sort((a, b) => compareLocations(firstLocation(a), firstLocation(b)));
