@@ -51,20 +51,20 @@ function alreadyMerged(c: DetectedComponent): boolean {
  * Name: a header's name wins. Flags are OR-ed, parentOf is the union. Output sorted by kind, slug.
  */
 export function mergeComponents(items: Iterable<DetectedComponent>): DetectedComponent[] {
-  const groups = new Map<string, DetectedComponent[]>();
-  for (const c of items) {
-    const key = c.kind + '\0' + c.slug;
-    const g = groups.get(key);
-    if (g) g.push(c);
-    else groups.set(key, [c]);
-  }
+  // Sorted by kind and slug (stable: equal ones keep their order), each kind+slug is a run: no map of groups, and the
+  // output is in order already.
+  const sorted = [...items].sort(compareComponents);
   const out: DetectedComponent[] = [];
-  for (const g of groups.values()) {
+  for (let i = 0; i < sorted.length; ) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j].kind === sorted[i].kind && sorted[j].slug === sorted[i].slug) j++;
     // One component from one place with at most one location (a plugin folder's header): it is its own merge.
-    if (g.length === 1 && alreadyMerged(g[0])) {
-      out.push(g[0]);
+    if (j === i + 1 && alreadyMerged(sorted[i])) {
+      out.push(sorted[i++]);
       continue;
     }
+    const g = sorted.slice(i, j);
+    i = j;
     // Detections arrive in file-system order, which varies between runs: rank ties (two copies of a theme with
     // different versions) go to the first by file and line, so every scan of the same tree says the same.
     if (g.length > 1) g.sort((a, b) => compareLocations(firstLocation(a), firstLocation(b)));
@@ -129,7 +129,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     if (versions.some((v) => v.version !== version)) merged.versions = versionList(versions, version);
     out.push(merged);
   }
-  return out.sort(compareComponents);
+  return out;
 }
 
 /** Each version once per place, the chosen one first, then by file and line. */
