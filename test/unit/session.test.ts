@@ -122,6 +122,34 @@ describe('workspace session', () => {
     s.dispose();
   });
 
+  it('3b. whenSettled() waits for a key change, a settings change and lookups in flight, not for a pause', async () => {
+    const api = fakeApi();
+    const held = deferred<Reply>();
+    const { sessionHost } = fakeHost(api, { slugs: ['akismet'] });
+    const s = await started(sessionHost);
+    void s.rescan();
+    await s.whenSettled(); // the scan and its lookups
+    assert.equal(s.state, 'idle');
+    assert.equal(s.outcome('plugin', 'akismet')?.result?.state, 'benchmarked');
+    // A forced lookup whose answer is held, with a key change and a settings change beside it.
+    api.reply = (p) => (p.endsWith('/me') ? { status: 200, body: { tier: 'pro', quota: 10, used: 1 } } : held.promise);
+    const sentBefore = api.sent.length;
+    void s.lookupAll({ force: true });
+    void s.onKeyChanged();
+    void s.onSettingsChanged();
+    let settled = false;
+    const done = s.whenSettled().then(() => (settled = true));
+    // Not settled while the lookup is held, however many turns of the event loop pass.
+    for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+    assert.ok(api.sent.length > sentBefore, 'the forced lookup was sent');
+    assert.equal(settled, false, 'still running: the held lookup');
+    assert.notEqual(s.state, 'idle');
+    held.resolve({ status: 200, body: sampleBody({ slug: 'akismet' }) });
+    await done;
+    assert.equal(s.state, 'idle');
+    s.dispose();
+  });
+
   it('5. wpBench.ignore re-judges and looks up again; it is read per folder; the workspace list is never the merged one', async () => {
     const api = fakeApi();
     const a = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-a-'));

@@ -302,7 +302,11 @@ export class WorkspaceSession extends DisposableStore {
   }
 
   /** Settings changed: a new client when the address or limits change; ignore lists re-judge and look up. */
-  async onSettingsChanged(): Promise<void> {
+  onSettingsChanged(): Promise<void> {
+    return this.tracked(this.settingsChanged());
+  }
+
+  private async settingsChanged(): Promise<void> {
     const before = this.settingsValue;
     this.settingsValue = this.host.settings();
     if (before.ttlHours !== this.settingsValue.ttlHours) this.cache.setTtlHours(this.settingsValue.ttlHours);
@@ -322,7 +326,11 @@ export class WorkspaceSession extends DisposableStore {
    * store's change event and the Set API Key command both report one change: calls for the same key while one runs
    * share it (a second run would replace the client and drop the first one's answers).
    */
-  async onKeyChanged(): Promise<void> {
+  onKeyChanged(): Promise<void> {
+    return this.tracked(this.keyChanged());
+  }
+
+  private async keyChanged(): Promise<void> {
     const key = await this.host.getKey();
     if (this.keyChange && this.keyChange.key === key) return this.keyChange.done;
     const done = this.applyKeyChange().finally(() => {
@@ -448,8 +456,31 @@ export class WorkspaceSession extends DisposableStore {
   rescan(): Promise<void> {
     this.rescanQueued = true;
     this.scanAbort?.abort();
-    this.cycle ??= this.runCycles().finally(() => (this.cycle = undefined));
+    this.cycle ??= this.tracked(this.runCycles().finally(() => (this.cycle = undefined)));
     return this.cycle;
+  }
+
+  /** What the session started and has not finished: scan cycles, key and settings changes (see whenSettled). */
+  private readonly running = new Set<Promise<unknown>>();
+  private tracked<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    work.then(
+      () => this.running.delete(work),
+      () => this.running.delete(work),
+    );
+    return work;
+  }
+
+  /**
+   * Resolves once nothing is running or queued: no scan cycle, key or settings change, and no lookup in flight (a
+   * command's own lookups are waited for by their count). For tests and demos that must act on a quiet session: a
+   * condition, not a pause.
+   */
+  async whenSettled(): Promise<void> {
+    while (this.running.size > 0 || this.state !== 'idle') {
+      if (this.running.size > 0) await Promise.allSettled([...this.running]);
+      else await new Promise<void>((r) => setImmediate(r));
+    }
   }
 
   private async runCycles(): Promise<void> {

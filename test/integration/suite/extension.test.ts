@@ -370,8 +370,8 @@ describe('WP Bench in VS Code', function () {
 
   it('429: the status bar turns to an error state and no further lookups are sent until the reset', async () => {
     const a = await api();
-    await waitFor('no lookup running', () => a.bench.state === 'idle');
-    await new Promise((r) => setTimeout(r, 200));
+    // The previous test's settings changes and their lookups have finished (a condition, not a pause).
+    await a.bench.whenSettled();
     await vscode.commands.executeCommand('wpBench.clearCache');
     await vscode.commands.executeCommand('wpBench.setApiKey', KEYS.almostExhausted);
     await waitFor('quota exhausted', () => a.bench.blockedUntil !== null, 30_000);

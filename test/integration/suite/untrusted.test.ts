@@ -15,7 +15,8 @@ describe('WP Bench in an untrusted workspace', function () {
     await a.bench.rescan();
     assert.ok(a.bench.components.length >= 10, `detected ${a.bench.components.length}`);
     await waitFor('the consent question', () => a.bench.pendingConsent === 'untrusted');
-    await new Promise((r) => setTimeout(r, 500));
+    // Everything the scan, the key and the settings started has finished: what was sent, was sent.
+    await a.bench.whenSettled();
     assert.equal(await usage(KEYS.scale), before, 'not one lookup was counted');
     await a.bench.allowUntrustedLookups();
     assert.equal((await usage(KEYS.scale)) - before, a.bench.activeEntries.filter((e) => e.lookup === 'yes').length, 'after consent: one request per unique slug');
