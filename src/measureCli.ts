@@ -7,7 +7,7 @@ import { DEFAULT_MAX_REGRESSION_PERCENT, compareRecords, type RegressionPolicy }
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from './core/report/regressionFormats';
 import { loadTeamConfig } from './core/teamConfig';
-import { ciSafeJson } from './core/format';
+import { ciSafeJson, countNoun } from './core/format';
 import { CONTEXTS, type LocalRecord } from './core/measure/method';
 import type { RuntimeName } from './core/measure/runtime';
 import { textTable } from './core/report/plain';
@@ -98,7 +98,7 @@ export function measureTable(r: LocalRecord): string {
   }
   lines.push(textTable(rows));
   const h = l.activation_hook;
-  if (h) lines.push(`Activation hook (once, not in the figures above): ${h.time_ms.toFixed(1)} ms, ${Math.round(h.memory_kb)} KB, ${h.queries} queries.`);
+  if (h) lines.push(`Activation hook (once, not in the figures above): ${h.time_ms.toFixed(1)} ms, ${Math.round(h.memory_kb)} KB, ${countNoun(h.queries, 'query', 'queries')}.`);
   lines.push(r.speed_score ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.` : 'No grade: the activation context was not measured.');
   if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
   for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);

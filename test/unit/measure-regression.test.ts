@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { buildRecord, type ContextSamples, type LocalRecord, type Sample } from '../../src/core/measure/method';
 import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression } from '../../src/core/measure/regression';
-import { runMeasureCli } from '../../src/measureCli';
+import { measureTable, runMeasureCli } from '../../src/measureCli';
+import { PLAYGROUND_NOTE } from '../../src/core/measure/playgroundRuntime';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../../src/core/report/regressionFormats';
 
 const s = (ttfbMs: number, memoryKb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: memoryKb * 1024, queries });
@@ -129,5 +130,21 @@ describe('measure --baseline-ref: usage', () => {
     const missing = await cli(['/nonexistent-wpbench-plugin', '--baseline-ref', 'HEAD']);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /does not exist/);
+  });
+});
+
+describe('measure: the table says what it measured, in words that are true', () => {
+  it('"1 query" for a one-query activation hook; the Playground note does not call memory comparable', () => {
+    const r = record('Acme', 1, 10, 0);
+    r.local.activation_hook = { time_ms: 1, memory_kb: 162, queries: 1, output_bytes: 0, error: null };
+    r.local.runtime_note = PLAYGROUND_NOTE;
+    const table = measureTable(r);
+    assert.match(table, /Activation hook \(once, not in the figures above\): 1\.0 ms, 162 KB, 1 query\./);
+    assert.doesNotMatch(table, /\b1 queries/);
+    assert.match(table, /TTFB is less precise/);
+    assert.match(table, /memory can read several hundred KB higher/);
+    assert.doesNotMatch(table, /memory and queries are comparable/);
+    r.local.activation_hook = { ...r.local.activation_hook, queries: 2 };
+    assert.match(measureTable(r), /, 2 queries\./);
   });
 });

@@ -13,7 +13,13 @@ import type { Site } from './site';
 export const PLAYGROUND_PHP = '8.2';
 export const PLAYGROUND_SITE = '/wordpress';
 export const PLAYGROUND_WORK = '/wpbench';
-export const PLAYGROUND_NOTE = 'TTFB measured through WordPress Playground (PHP in WebAssembly behind a Node proxy) is less precise than the native php runtime; memory and queries are comparable';
+/**
+ * Said with every Playground result. Memory is not claimed comparable: a calibration plugin allocating 4 MB reads
+ * within 64 KB of native PHP, but Hello Dolly read +614 KB (homepage) and +775 KB (admin) on Playground against ±0
+ * and +1 KB with the php runtime, on the same site (2026-11-25).
+ */
+export const PLAYGROUND_NOTE =
+  'measured through WordPress Playground (PHP in WebAssembly behind a Node proxy): TTFB is less precise than with the native php runtime, and memory can read several hundred KB higher than native PHP for the same component (Hello Dolly: +614 KB against ±0 KB); compare memory within one runtime; queries are comparable';
 
 export interface PlaygroundInfo {
   script: string;
