@@ -22,7 +22,7 @@ import { judge, localKey, type ComponentVerdict, type JudgeConfig, type ReportLo
 import { MeasureError, measure } from './core/measure/engine';
 import type { LocalRecord } from './core/measure/method';
 import { scanWorkspace } from './core/scan';
-import { EXIT, problemLine, runAsProcess, safeIo, scanCommand, type CliIo } from './cliScan';
+import { EXIT, parseOptions, problemLine, runAsProcess, safeIo, scanCommand, UsageError, type CliIo } from './cliScan';
 import { interruptSignal, measureSearchFrom, runMeasureCli } from './measureCli';
 import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
 
@@ -80,8 +80,6 @@ Cache: WPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/wp-bench, else ~/.cache/wp-bench.
 Exit codes: 0 ok, 2 usage, 3 not in dataset, 4 key invalid or revoked, 5 quota exhausted,
 6 network, server or unreadable response; check: 1 when the judgement fails (3 is not used).`;
 
-class UsageError extends Error {}
-
 interface Parsed {
   positional: string[];
   flags: Map<string, string | true>;
@@ -93,31 +91,9 @@ const VALUE_FLAGS = new Set(['--api-url', '--request-timeout-s', ...CHECK_VALUE_
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 
 function parseArgs(argv: string[]): Parsed {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('-')) {
-      const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-      if (name === '--api-key' || name === '--key') throw new UsageError('the API key is never taken from the command line: set WPBENCH_API_KEY');
-      if (VALUE_FLAGS.has(name)) {
-        const v = inline ?? argv[++i];
-        if (v === undefined) throw new UsageError(`${name} needs a value`);
-        flags.set(name, v);
-      } else if (BOOL_FLAGS.has(name)) {
-        flags.set(name, true);
-      } else {
-        throw new UsageError(`unknown option ${truncateForMessage(name, 40)}`);
-      }
-    } else {
-      positional.push(a);
-    }
-  }
-  return { positional, flags };
+  return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS, (name) =>
+    name === '--api-key' || name === '--key' ? 'the API key is never taken from the command line: set WPBENCH_API_KEY' : undefined,
+  );
 }
 
 export function cacheDir(env: NodeJS.ProcessEnv): string {

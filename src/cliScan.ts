@@ -22,6 +22,49 @@ export interface CliIo {
   signal?: AbortSignal;
 }
 
+/** A command line the CLI refuses: exit 2, with the message and a pointer to --help. */
+export class UsageError extends Error {}
+
+/**
+ * A command line's positional arguments and options, for `wp-bench` and `wp-bench measure`: `--name value`,
+ * `--name=value` or a flag; `--` ends the options; a lone `-` is positional. `refuse` names options never taken,
+ * with why (the API key).
+ */
+export function parseOptions(
+  argv: string[],
+  valueFlags: ReadonlySet<string>,
+  boolFlags: ReadonlySet<string>,
+  refuse: (name: string) => string | undefined = () => undefined,
+): { positional: string[]; flags: Map<string, string | true> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    const refused = refuse(name);
+    if (refused) throw new UsageError(refused);
+    if (valueFlags.has(name)) {
+      const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
+      if (v === undefined) throw new UsageError(`${name} needs a value`);
+      flags.set(name, v);
+    } else if (boolFlags.has(name)) {
+      flags.set(name, true);
+    } else {
+      throw new UsageError(`unknown option ${truncateForMessage(name, 40)}`);
+    }
+  }
+  return { positional, flags };
+}
+
 /** Every print path: API and file strings never reach the terminal or a CI log with escape sequences or as a workflow command. */
 export function safeIo(raw: CliIo): CliIo {
   return { ...raw, out: (t) => raw.out(terminalSafe(t)), err: (t) => raw.err(terminalSafe(t)) };

@@ -11,7 +11,7 @@ import { ciSafeJson, countNoun } from './core/format';
 import { CONTEXTS, type LocalRecord } from './core/measure/method';
 import type { RuntimeName } from './core/measure/runtime';
 import { textTable } from './core/report/plain';
-import type { CliIo } from './cliScan';
+import { parseOptions, UsageError, type CliIo } from './cliScan';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
 export interface MeasureIo extends CliIo {
@@ -45,31 +45,11 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
 Exit codes: 0 measured (with --baseline-ref: no budget exceeded), 1 a budget exceeded (--baseline-ref), 2 usage or nothing to measure at PATH, 6 time limit or interrupted, 7 the component
 (or WordPress) breaks WordPress entirely, 8 no runtime can run (says what to install), 130 Ctrl-C.`;
 
-class UsageError extends Error {}
+const VALUE_FLAGS = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup']);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
-  const VALUE = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup']);
-  const BOOL = new Set(['--json', '--no-cache', '--help', '-h']);
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('-') && a !== '-') {
-      const eq = a.indexOf('=');
-      const name = eq > 0 ? a.slice(0, eq) : a;
-      if (VALUE.has(name)) {
-        const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
-        if (v === undefined) throw new UsageError(`${name} needs a value`);
-        flags.set(name, v);
-      } else if (BOOL.has(name)) flags.set(name, true);
-      else throw new UsageError(`unknown option ${name.slice(0, 40)}`);
-    } else positional.push(a);
-  }
-  return { positional, flags };
+  return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS);
 }
 
 function intFlag(flags: Map<string, string | true>, name: string, min: number, max: number): number | undefined {
