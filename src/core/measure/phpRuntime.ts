@@ -89,29 +89,59 @@ export async function startPhpServer(php: PhpInfo, site: Site, env: NodeJS.Proce
     '-S', `127.0.0.1:${port}`,
     '-t', site.siteDir,
   ];
-  const child = childProcess().spawn(php.bin, args, {
-    cwd: site.siteDir,
-    env: scrubbedEnv(env, path.join(site.workDir, 'tmp')),
-    stdio: ['ignore', 'ignore', 'pipe'],
+  return launchServer({ bin: php.bin, args, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false });
+}
+
+/** How a runtime's server is started (see launchServer). */
+export interface LaunchOptions {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  site: Site;
+  port: number;
+  /** Names the server in errors: `php -S`, `WordPress Playground`. */
+  label: string;
+  /** How long it may take to listen. */
+  startMs: number;
+  onChild: (c: ChildProcess) => void;
+  /** Keep stdout in the output tail too (Playground writes there). */
+  stdout: boolean;
+  /** Grace before SIGKILL when stopping. */
+  graceMs?: number;
+  /** Called once the port listens, until the server really serves; throwing stops it. */
+  ready?: (child: ChildProcess) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Starts a runtime's server as its own process group with only the scrubbed environment, keeps the last 8,000
+ * characters of its output for errors, waits until it listens (and `ready`), and stops it on any failure, saying
+ * what it printed.
+ */
+export async function launchServer(o: LaunchOptions): Promise<RuntimeServer> {
+  const child = childProcess().spawn(o.bin, o.args, {
+    cwd: o.cwd,
+    env: scrubbedEnv(o.env, path.join(o.site.workDir, 'tmp')),
+    stdio: ['ignore', o.stdout ? 'pipe' : 'ignore', 'pipe'],
     detached: process.platform !== 'win32',
   });
-  onChild(child);
+  o.onChild(child);
   let tail = '';
-  child.stderr?.on('data', (d: Buffer) => {
+  const keep = (d: Buffer) => {
     tail = (tail + d.toString('utf8')).slice(-8000);
-  });
-  const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${php.bin}: ${e.message}`))));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const stop = () => stopChild(child, o.graceMs);
+  o.signal?.addEventListener('abort', () => void stop(), { once: true });
+  const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${o.label}: ${e.message}`))));
   try {
-    await Promise.race([waitForPort(port, child, 15000, () => `${php.bin} -S`), spawnError]);
+    await Promise.race([waitForPort(o.port, child, o.startMs, () => o.label), spawnError]);
+    await o.ready?.(child);
   } catch (err) {
-    await stopChild(child);
+    await stop();
     throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
   }
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    port,
-    pid: child.pid,
-    log: () => tail,
-    stop: () => stopChild(child),
-  };
+  return { baseUrl: `http://127.0.0.1:${o.port}`, port: o.port, pid: child.pid, log: () => tail, stop };
 }

@@ -1,12 +1,10 @@
 // The playground runtime: WordPress Playground's CLI (PHP in WebAssembly) from npm, as a child process, serving
 // our throwaway site mounted at /wordpress, offline (no download: nothing is installed by Playground itself).
 import type { ChildProcess } from 'node:child_process';
-import { childProcess } from '../lazyNode';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { scrubbedEnv } from './environment';
 import { siteRequest } from './http';
-import { freePort, stopChild, waitForPort } from './phpRuntime';
+import { freePort, launchServer } from './phpRuntime';
 import type { RuntimeServer } from './runtime';
 import type { Site } from './site';
 
@@ -57,36 +55,29 @@ export async function startPlaygroundServer(pg: PlaygroundInfo, site: Site, env:
     '--mount-dir-before-install', site.siteDir, PLAYGROUND_SITE,
     '--mount-dir-before-install', site.workDir, PLAYGROUND_WORK,
   ];
-  const child = childProcess().spawn(process.execPath, args, {
+  return launchServer({
+    bin: process.execPath,
+    args,
     cwd: site.workDir,
-    env: scrubbedEnv(env, path.join(site.workDir, 'tmp')),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: process.platform !== 'win32',
-  });
-  onChild(child);
-  let tail = '';
-  const keep = (d: Buffer) => {
-    tail = (tail + d.toString('utf8')).slice(-8000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const stop = () => stopChild(child, 3000);
-  signal.addEventListener('abort', () => void stop(), { once: true });
-  const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start WordPress Playground: ${e.message}`))));
-  try {
-    await Promise.race([waitForPort(port, child, 180_000, () => 'WordPress Playground'), spawnError]);
+    env,
+    site,
+    port,
+    label: 'WordPress Playground',
+    startMs: 180_000,
+    onChild,
+    stdout: true,
+    graceMs: 3000,
+    signal,
     // It listens before its PHP is ready (answering 502 "not ready yet"): wait until a static file is served.
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      const r = await siteRequest(`http://127.0.0.1:${port}`, '/readme.html', {}, 60_000, signal).catch((e: Error) => (signal.aborted ? Promise.reject(e) : undefined));
-      if (r && r.status === 200) break;
-      if (child.exitCode !== null) throw new Error('WordPress Playground exited while starting');
-      if (Date.now() > deadline) throw new Error('WordPress Playground did not become ready within 180 s');
-      await new Promise((res) => setTimeout(res, 250));
-    }
-  } catch (err) {
-    await stop();
-    throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
-  }
-  return { baseUrl: `http://127.0.0.1:${port}`, port, pid: child.pid, log: () => tail, stop };
+    ready: async (child) => {
+      const deadline = Date.now() + 180_000;
+      for (;;) {
+        const r = await siteRequest(`http://127.0.0.1:${port}`, '/readme.html', {}, 60_000, signal).catch((e: Error) => (signal.aborted ? Promise.reject(e) : undefined));
+        if (r && r.status === 200) return;
+        if (child.exitCode !== null) throw new Error('WordPress Playground exited while starting');
+        if (Date.now() > deadline) throw new Error('WordPress Playground did not become ready within 180 s');
+        await new Promise((res) => setTimeout(res, 250));
+      }
+    },
+  });
 }
