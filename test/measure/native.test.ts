@@ -128,6 +128,17 @@ describe('wp-bench measure with the native php runtime', function () {
     });
   });
 
+  it('a theme that needs a newer WordPress: exit 7 with WordPress\'s own words and what to do, not "breaks WordPress"', async () => {
+    await assert.rejects(measure(opts(path.join(FIX, 'theme-needs-newer-wp'), { rounds: 3 })), (e: unknown) => {
+      assert.ok(e instanceof MeasureError);
+      assert.equal(e.exitCode, 7);
+      assert.match(e.message, /refused to activate the theme: .*minimum requirements/);
+      assert.match(e.message, /--wordpress DIR/);
+      assert.doesNotMatch(e.message, /breaks WordPress/);
+      return true;
+    });
+  });
+
   it('a plugin that breaks every request: exit 7 with the PHP error', async () => {
     await assert.rejects(measure(opts(path.join(FIX, 'fatal-always'), { rounds: 3 })), (e: unknown) => {
       assert.ok(e instanceof MeasureError);

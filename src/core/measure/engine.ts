@@ -310,7 +310,12 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
           7,
         );
       }
-      if (hook.error) throw new MeasureError(`WordPress refused to activate the ${c.kind}${which}: ${htmlText(hook.error)}`, 7);
+      if (hook.error) {
+        throw new MeasureError(
+          `WordPress ${env.wpVersion} refused to activate the ${c.kind}${which}: ${htmlText(hook.error).replace(/\.$/, "")}. To measure it, name a WordPress core and a PHP it supports: --wordpress DIR, --php BIN`,
+          7,
+        );
+      }
       return hook;
     };
     const activationHook = await activate('measured', component);

@@ -175,8 +175,13 @@ if (WPBENCH_KIND === 'plugin') {
   if (is_wp_error($r)) $error = $r->get_error_message();
 } else {
   $theme = wp_get_theme($wpbench_target);
+  // As the Themes screen does before switching (WordPress 5.5+): a theme that needs a newer WordPress or PHP is
+  // refused with WordPress's own words, as activate_plugin() refuses such a plugin.
+  $needs = function_exists('validate_theme_requirements') ? validate_theme_requirements($wpbench_target) : true;
   if (!$theme->exists() || $theme->errors()) {
     $error = $theme->errors() ? $theme->errors()->get_error_message() : 'theme not found';
+  } elseif (is_wp_error($needs)) {
+    $error = $needs->get_error_message();
   } else {
     switch_theme($wpbench_target);
   }
