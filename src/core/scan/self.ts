@@ -59,31 +59,26 @@ export async function addSelf(ctx: Ctx, dir: string, entries: Dirent[]): Promise
   return true;
 }
 
+/** The root's own plugin or theme from its header file. */
+function headerComponent(ctx: Ctx, kind: 'plugin' | 'theme', info: NonNullable<SelfInfo['plugin']>): DetectedComponent {
+  const h = info.headers;
+  const nameHeader = kind === 'plugin' ? 'Plugin Name' : 'Theme Name';
+  const c: DetectedComponent = {
+    kind,
+    slug: info.slug,
+    name: h[nameHeader].value,
+    version: h['Version']?.value ?? null,
+    locations: [loc(ctx, info.file, h[nameHeader], kind === 'plugin' ? 'plugin-header' : 'theme-header')],
+  };
+  return uriFlags(c, h, kind === 'plugin' ? 'Plugin URI' : 'Theme URI');
+}
+
 export function addSelfInfo(ctx: Ctx, self: SelfInfo): DetectedComponent[] {
   const added: DetectedComponent[] = [];
-  if (self.plugin && listable(ctx, self.plugin.slug, self.plugin.file, undefined, 'Plugin')) {
-    const h = self.plugin.headers;
-    const c: DetectedComponent = {
-      kind: 'plugin',
-      slug: self.plugin.slug,
-      name: h['Plugin Name'].value,
-      version: h['Version']?.value ?? null,
-      locations: [loc(ctx, self.plugin.file, h['Plugin Name'], 'plugin-header')],
-    };
-    ctx.components.push(uriFlags(c, h, 'Plugin URI'));
-    added.push(c);
-  }
+  if (self.plugin && listable(ctx, self.plugin.slug, self.plugin.file, undefined, 'Plugin')) added.push(headerComponent(ctx, 'plugin', self.plugin));
   if (self.theme && listable(ctx, self.theme.slug, self.theme.file, undefined, 'Theme')) {
-    const h = self.theme.headers;
-    const c: DetectedComponent = {
-      kind: 'theme',
-      slug: self.theme.slug,
-      name: h['Theme Name'].value,
-      version: h['Version']?.value ?? null,
-      locations: [loc(ctx, self.theme.file, h['Theme Name'], 'theme-header')],
-    };
-    uriFlags(c, h, 'Theme URI');
-    const tpl = h['Template'];
+    const c = headerComponent(ctx, 'theme', self.theme);
+    const tpl = self.theme.headers['Template'];
     if (tpl) {
       const parent = lastPathPart(tpl.value);
       const tplLoc = loc(ctx, self.theme.file, tpl, 'theme-parent');
@@ -92,9 +87,9 @@ export function addSelfInfo(ctx: Ctx, self: SelfInfo): DetectedComponent[] {
         ctx.parents.push({ child: c, parent, location: tplLoc });
       }
     }
-    ctx.components.push(c);
     added.push(c);
   }
+  ctx.components.push(...added);
   return added;
 }
 
