@@ -41,6 +41,7 @@ export interface WpBenchApi {
   diagnostics: BenchDiagnostics;
   inline: InlineGrades;
   measure: MeasureCommand;
+  keys: ApiKeyStore;
   activationMs: number;
   /** Resolves when the first scan (and its lookups) has finished. */
   ready: Promise<void>;
@@ -176,7 +177,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

@@ -10,11 +10,14 @@ export class ApiKeyStore implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   private readonly subscription: vscode.Disposable;
+  /** SecretStorage's change events seen for the key (our own writes come back as one too). */
+  echoes = 0;
 
   constructor(private readonly secrets: vscode.SecretStorage, private readonly logger: Logger) {
     // Fires in every window when any window changes the key.
     this.subscription = secrets.onDidChange(async (e) => {
       if (e.key !== SECRET_ID) return;
+      this.echoes++;
       try {
         this.update((await this.secrets.get(SECRET_ID))?.trim() || undefined);
       } catch (err) {
@@ -35,14 +38,31 @@ export class ApiKeyStore implements vscode.Disposable {
     return this.cached;
   }
 
+  /**
+   * Saves the key and reports one change, even for the same key again (a renewed subscription). The cached value is
+   * set first, so SecretStorage's echo of this write reads the same value and reports nothing: one write, one change.
+   * (Two reports let the second one forget a 429 the first had just met, and send again.)
+   */
   async set(key: string): Promise<void> {
-    await this.secrets.store(SECRET_ID, key.trim());
-    this.update(key.trim());
+    await this.write(key.trim(), () => this.secrets.store(SECRET_ID, key.trim()));
   }
 
   async clear(): Promise<void> {
-    await this.secrets.delete(SECRET_ID);
-    this.update(undefined);
+    await this.write(undefined, () => this.secrets.delete(SECRET_ID));
+  }
+
+  private async write(value: string | undefined, save: () => Thenable<void>): Promise<void> {
+    const before = { cached: this.cached, loaded: this.loaded };
+    this.cached = value;
+    this.loaded = true;
+    try {
+      await save();
+    } catch (err) {
+      this.cached = before.cached;
+      this.loaded = before.loaded;
+      throw err;
+    }
+    this.emitter.fire();
   }
 
   /** Fires once per real change, whether our own write or SecretStorage's event is seen first. */

@@ -68,12 +68,12 @@ export function registerCommands(
           )?.trim();
     if (!key) return undefined;
     // Saved, then applied before the command returns. Setting the same key again (a renewed subscription) counts
-    // as a change too: its refusal and the block are forgotten. (The store's own event may apply it once more:
-    // lookups in flight are shared, so nothing is sent twice.)
+    // as a change too: its refusal and the block are forgotten. The store reports the change once (its listener
+    // applies it); the command waits for that, and never applies it a second time.
     const saveKey = async () => {
-      await keys.set(key);
       await bench.bindKeyToCurrentOrigin();
-      await bench.onKeyChanged();
+      await keys.set(key);
+      await bench.whenSettled();
     };
     if (!bench.hasApiUrl) {
       await saveKey();

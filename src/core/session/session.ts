@@ -323,8 +323,8 @@ export class WorkspaceSession extends DisposableStore {
 
   /**
    * The key was set (the same key again counts) or cleared: forget its refusal and the block, look up again. The
-   * store's change event and the Set API Key command both report one change: calls for the same key while one runs
-   * share it (a second run would replace the client and drop the first one's answers).
+   * key store reports each write once; calls for the same key while one runs still share it (a second run would
+   * replace the client and drop the first one's answers, and forget a 429 the first one met).
    */
   onKeyChanged(): Promise<void> {
     return this.tracked(this.keyChanged());
@@ -344,7 +344,11 @@ export class WorkspaceSession extends DisposableStore {
   /** The key the last key change was applied for: a second report of the same key keeps newer quota figures. */
   private appliedKey: string | undefined;
 
+  /** How many key changes were applied (each forgets blocks and looks up again): one per write of the key. */
+  keyChangesApplied = 0;
+
   private async applyKeyChange(): Promise<void> {
+    this.keyChangesApplied++;
     this.notified.authKind = '';
     this.notified.quotaReset = 0;
     await this.guard.keyChanged();
