@@ -38,6 +38,11 @@ export function countNoun(n: number, singular: string, pluralForm = `${singular}
   return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
 }
 
+/** An added cost with its sign: "+3 ms", and a negative one as the formatter writes it ("-0.3 ms"), never "+-0.3 ms". */
+export function signed(value: number, text: string): string {
+  return value < 0 ? text : `+${text}`;
+}
+
 export function formatContext(c: ContextMeasurement | null): { ttfb: string; memory: string; queries: string } {
   if (!c) {
     const notMeasured = l10n.t('not measured');

@@ -1,12 +1,14 @@
 // "At a glance": what the inline annotations, the site report, the comparison and the HTML report show, computed
 // from a judgement or from outcomes (no vscode, no I/O). Measured values are bars; what is not measured or not
 // benchmarked is listed beside them, never drawn as zero.
-import { formatCount, formatMemoryKb, formatMs, plural } from './format';
+import { formatCount, formatMemoryKb, formatMs, plural, signed } from './format';
 import { l10n } from './l10n';
 import type { LookupOutcome } from './lookupService';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName, type LookupDecision } from './model';
 import { contextLabel, summaryText } from './present';
 import type { ComponentVerdict, Judgement } from './report/judge';
+import { localAsBenchmark, localGradeText, localWords } from './localPresent';
+import type { LocalRecord } from './measure/method';
 import { lookupNote } from './scan/lookup';
 import type { BudgetMetric } from './teamConfig';
 
@@ -156,10 +158,25 @@ export interface CompareColumn {
   kind: ComponentKind;
   slug: string;
   name: string;
-  state: 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'failed';
+  /** `measured-locally`: the API has no benchmark of it, and its column holds the local measurement. */
+  state: 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'failed' | 'measured-locally' | 'not-looked-up';
   summary: string;
   record: BenchmarkRecord | null;
   stale: boolean;
+  /** "measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25" for a local column, else null. */
+  local: string | null;
+  /** The estimated grade of a local column ("≈B local"). */
+  localGrade?: string;
+}
+
+/** What compare gets for one item: the API's outcome, and the local measurement if there is one. */
+export interface CompareInput {
+  kind: ComponentKind;
+  slug: string;
+  outcome: LookupOutcome | undefined;
+  local?: { record: LocalRecord; stale: boolean };
+  /** A workspace component the API is never asked about, and why (no outcome then). */
+  notLookedUp?: Exclude<LookupDecision, 'yes'>;
 }
 
 export interface CompareRow {
@@ -177,31 +194,55 @@ function bestOf(values: (number | null)[], lowerIsBetter: boolean): number[] {
   return values.flatMap((v, i) => (v === target ? [i] : []));
 }
 
-/** The side-by-side table: grade, score, each context's three deltas, installs, rating, measured when. */
-export function compareTable(outcomes: { kind: ComponentKind; slug: string; outcome: LookupOutcome | undefined }[]): { columns: CompareColumn[]; rows: CompareRow[] } {
-  const columns: CompareColumn[] = outcomes.map(({ kind, slug, outcome }) => {
+/**
+ * The side-by-side table: grade, score, each context's three deltas, installs, rating, measured when. An item the
+ * API has no benchmark for shows its local measurement, marked as such in its header, grade and "Measured" cells.
+ * Local figures take part in the ★ only where another machine does not change them (memory and queries): the grade,
+ * the score and TTFB of this machine are not compared with the API's.
+ */
+export function compareTable(items: CompareInput[]): { columns: CompareColumn[]; rows: CompareRow[] } {
+  const columns: CompareColumn[] = items.map(({ kind, slug, outcome, local, notLookedUp }) => {
     const r = outcome?.result;
     const record = r && r.state !== 'not-in-dataset' ? r.record : null;
+    if (r?.state !== 'benchmarked' && local) {
+      return {
+        kind,
+        slug,
+        name: local.record.name || slug,
+        state: 'measured-locally',
+        summary: localWords(local.record),
+        record: localAsBenchmark(local.record),
+        stale: local.stale,
+        local: localWords(local.record),
+        localGrade: localGradeText(local.record),
+      };
+    }
     return {
       kind,
       slug,
       name: record?.name ?? slug,
-      state: !r ? 'failed' : r.state,
-      summary: summaryText(outcome),
+      state: r ? r.state : notLookedUp ? 'not-looked-up' : 'failed',
+      summary: !r && notLookedUp ? lookupNote(notLookedUp) : summaryText(outcome),
       record: r?.state === 'benchmarked' ? r.record : null,
       stale: outcome?.stale ?? false,
+      local: null,
     };
   });
   const rows: CompareRow[] = [];
+  const apiOnly = (values: (number | null)[]) => values.map((v, i) => (columns[i].local ? null : v));
   const row = (label: string, values: (number | null)[], show: (v: number) => string, lowerIsBetter: boolean, empty = '—') =>
     rows.push({ label, cells: values.map((v) => (v === null ? empty : show(v))), best: bestOf(values, lowerIsBetter) });
   const rec = (c: CompareColumn) => c.record;
   rows.push({
     label: l10n.t('Grade'),
-    cells: columns.map((c) => c.record?.grade ?? c.summary),
-    best: bestOf(columns.map((c) => (c.record?.score ?? null)), false),
+    cells: columns.map((c) => c.localGrade ?? c.record?.grade ?? c.summary),
+    best: bestOf(apiOnly(columns.map((c) => c.record?.score ?? null)), false),
   });
-  row(l10n.t('Score'), columns.map((c) => rec(c)?.score ?? null), (v) => String(v), false);
+  rows.push({
+    label: l10n.t('Score'),
+    cells: columns.map((c) => (c.record?.score == null ? '—' : c.local ? `≈${c.record.score}` : String(c.record.score))),
+    best: bestOf(apiOnly(columns.map((c) => c.record?.score ?? null)), false),
+  });
   for (const ctx of CONTEXT_NAMES) {
     const m = (c: CompareColumn) => rec(c)?.contexts[ctx] ?? null;
     const nm = l10n.t('not measured');
@@ -213,14 +254,14 @@ export function compareTable(outcomes: { kind: ComponentKind; slug: string; outc
       });
       rows.push({
         label: `${contextLabel(ctx)} · ${metricLabel(metric)}`,
-        cells: values.map((v, i) => (v === null ? cellsEmpty(columns[i]) : `+${formatMetric(v, metric)}`)),
-        best: bestOf(values, true),
+        cells: values.map((v, i) => (v === null ? cellsEmpty(columns[i]) : signed(v, formatMetric(v, metric)))),
+        best: bestOf(metric === 'ttfb' ? apiOnly(values) : values, true),
       });
     }
   }
   row(l10n.t('Active installs'), columns.map((c) => rec(c)?.activeInstalls ?? null), (v) => `${formatCount(v)}+`, false);
   row(l10n.t('Rating'), columns.map((c) => rec(c)?.rating ?? null), (v) => String(v), false);
-  rows.push({ label: l10n.t('Measured'), cells: columns.map((c) => rec(c)?.benchmarkedAt ?? '—'), best: [] });
+  rows.push({ label: l10n.t('Measured'), cells: columns.map((c) => c.local ?? rec(c)?.benchmarkedAt ?? '—'), best: [] });
   return { columns, rows };
 }
 
@@ -230,7 +271,9 @@ export function compareChart(columns: CompareColumn[], context: ContextName, met
   const notMeasured: ChartItem[] = [];
   const unknown: (ChartItem & { why: string })[] = [];
   for (const c of columns) {
-    const item: ChartItem = { kind: c.kind, slug: c.slug, name: c.name, grade: c.record?.grade ?? null };
+    // A local bar says so in its name, as on the site report.
+    const name = c.local ? (c.stale ? l10n.t('{0} (measured locally, stale)', c.name) : l10n.t('{0} (measured locally)', c.name)) : c.name;
+    const item: ChartItem = { kind: c.kind, slug: c.slug, name, grade: c.local ? null : (c.record?.grade ?? null) };
     const m = c.record?.contexts[context];
     if (!c.record) unknown.push({ ...item, why: c.summary });
     else if (!m) notMeasured.push(item);

@@ -78,7 +78,10 @@ export function compareView(columns: CompareColumn[], rows: CompareRow[], contex
   if (columns.some((c) => c.record?.synthetic)) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticBanner())}</p>`);
   const best = escapeHtml(l10n.t('best'));
   parts.push(`<table class="compare"><caption>${escapeHtml(l10n.t('Side by side; ★ marks the best value of each row'))}</caption><thead><tr><th scope="col"></th>`);
-  for (const c of columns) parts.push(`<th scope="col">${escapeHtml(c.name)}<br><code>${escapeHtml(c.slug)}</code>${c.stale ? ` <span class="stale">${escapeHtml(l10n.t('(stale)'))}</span>` : ''}</th>`);
+  for (const c of columns) {
+    const local = c.local ? `<br><span class="local">${escapeHtml(l10n.t('measured locally'))}</span>` : '';
+    parts.push(`<th scope="col">${escapeHtml(c.name)}<br><code>${escapeHtml(c.slug)}</code>${local}${c.stale ? ` <span class="stale">${escapeHtml(l10n.t('(stale)'))}</span>` : ''}</th>`);
+  }
   parts.push('</tr></thead><tbody>');
   for (const r of rows) {
     parts.push(`<tr><th scope="row">${escapeHtml(r.label)}</th>`);
@@ -89,6 +92,7 @@ export function compareView(columns: CompareColumn[], rows: CompareRow[], contex
     parts.push('</tr>');
   }
   parts.push('</tbody></table>');
+  if (columns.some((c) => c.local)) parts.push(`<p class="note" role="note">${escapeHtml(l10n.t('"Measured locally": measured on this machine with the API\'s method (Measure Locally). ★ compares its memory and queries with the API\'s figures, not its grade, score or time to first byte, which depend on the machine.'))}</p>`);
   parts.push(chartBlock());
   const charts = {} as Record<ContextName, Record<ChartMetric, ChartData>>;
   for (const c of CONTEXT_NAMES) {

@@ -265,7 +265,11 @@ export function registerCommands(
     return enabled;
   });
 
-  /** 2 to 5 slugs side by side; one request per uncached slug, and more than 3 of those asks first. */
+  /**
+   * 2 to 5 slugs side by side; one request per uncached slug, and more than 3 of those asks first. A workspace
+   * component that is never looked up (not from wordpress.org, an Update URI elsewhere, ignored) sends nothing: its
+   * slug could name another plugin on wordpress.org. Its column shows its local measurement, if any.
+   */
   const compare = async (kind: ComponentKind, given?: string[]) => {
     let slugs = given;
     if (!slugs) {
@@ -277,16 +281,26 @@ export function registerCommands(
       void warn(vscode.l10n.t('WP Bench: pick 2 to 5 to compare ({0} given).', slugs.length));
       return undefined;
     }
-    const invalid = slugs.find((s) => !isValidSlug(s));
+    const entries = new Map(bench.components.filter((e) => e.kind === kind).map((e) => [e.slug, e]));
+    const askable = slugs.filter((s) => (entries.get(s)?.lookup ?? 'yes') === 'yes');
+    // A slug sent to the API must be one; a workspace component that is never looked up is shown, not sent.
+    const invalid = askable.find((s) => !isValidSlug(s));
     if (invalid) throw new ApiError('invalid-slug', vscode.l10n.t('"{0}" is not a valid slug. Nothing was sent.', invalid.slice(0, 60)));
-    const uncached = await bench.uncached(kind, slugs);
+    const uncached = await bench.uncached(kind, askable);
     if (uncached.length > 3) {
       const go = vscode.l10n.t('Look Up {0}', uncached.length);
       const choice = await ui.confirm(vscode.l10n.t('{0} of these are not cached: comparing them sends {0} requests, each counted against your monthly quota ({1}).', uncached.length, uncached.join(', ')), go);
       if (choice !== go) return undefined;
     }
     const outcomes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('WP Bench: comparing {0}', slugs.join(', ')) }, () =>
-      Promise.all(slugs.map(async (slug) => ({ kind, slug, outcome: uncached.includes(slug) ? await bench.lookupOne(kind, slug) : await bench.cachedOutcome(kind, slug) }))),
+      Promise.all(
+        slugs.map(async (slug) => {
+          const local = bench.localResult(kind, slug);
+          const outcome = uncached.includes(slug) ? await bench.lookupOne(kind, slug) : askable.includes(slug) ? await bench.cachedOutcome(kind, slug) : undefined;
+          const decision = entries.get(slug)?.lookup;
+          return { kind, slug, outcome, local: local && { record: local.record, stale: local.stale }, notLookedUp: decision === 'yes' ? undefined : decision };
+        }),
+      ),
     );
     const { columns, rows } = compareTable(outcomes);
     GlancePanel.show(context.extensionUri, 'wpBench.compare', vscode.l10n.t('WP Bench: Compare'), compareView(columns, rows, bench.judgement().config.context), (k, s) => void openComponent(k, s));
@@ -295,7 +309,8 @@ export function registerCommands(
 
   /** The workspace's plugins (or themes) to tick, plus any slug typed into the box. */
   const pickSlugs = async (kind: ComponentKind): Promise<string[] | undefined> => {
-    const known = bench.components.filter((e) => e.kind === kind && e.lookup === 'yes');
+    // What can be compared: what the API is asked about, and what was measured locally.
+    const known = bench.components.filter((e) => e.kind === kind && (e.lookup === 'yes' || bench.localResult(kind, e.slug)));
     type Item = vscode.QuickPickItem & { slug: string };
     const qp = vscode.window.createQuickPick<Item>();
     qp.canSelectMany = true;

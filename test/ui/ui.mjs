@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { openWorkbench, selectedTargets, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { palette } from './drive.mjs';
+import { comparePlugins, palette, pickTheme } from './drive.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The README's screenshots come from the minimum VS Code; runs on the newest save theirs in a temp folder (printed).
@@ -214,15 +214,7 @@ for (const target of selectedTargets()) {
       await page.screenshot({ path: path.join(SHOTS, 'site-report.png') });
       // Readable in light and high-contrast themes too: the page and the canvas follow the theme (chosen as a user
       // would, with Ctrl+K Ctrl+T).
-      const setTheme = async (theme) => {
-        await page.keyboard.press('Control+K');
-        await page.keyboard.press('Control+T');
-        const themeInput = page.locator('.quick-input-widget input');
-        await themeInput.waitFor({ state: 'visible' });
-        await themeInput.fill(theme);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
-        await page.keyboard.press('Enter');
-      };
+      const setTheme = (theme) => pickTheme(page, theme);
       for (const [theme, bodyClass, file] of [['Light Modern', 'vscode-light', 'site-report-light.png'], ['Dark High Contrast', 'vscode-high-contrast', 'site-report-hc.png']]) {
         await setTheme(theme);
         await frame.locator(`body.${bodyClass}`).waitFor({ timeout: 15_000 });
@@ -237,18 +229,8 @@ for (const target of selectedTargets()) {
     });
 
     await step('compare two plugins: typed into the picker, side by side with the best marked, and the chart', async () => {
-      await palette(page, 'WP Bench: Compare Plugins');
-      // The picker itself (not the palette's input, which is still closing): keys typed before would go there.
-      const input = page.locator('.quick-input-widget input[placeholder*="Tick 2 to 5"]');
-      await input.waitFor({ state: 'visible' });
       // Tick WooCommerce from the workspace's list (filtered by typing), then type a slug and press Enter.
-      await input.fill('woocommerce');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'woocommerce' }).first().click();
-      await input.fill('jetpack');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'jetpack' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-      await frame.locator('h1', { hasText: 'Comparison' }).waitFor({ timeout: 15_000 });
+      const frame = await comparePlugins(page, ['woocommerce'], 'jetpack');
       const table = await frame.locator('table.compare').innerText();
       assert.match(table, /WooCommerce/);
       assert.match(table, /Jetpack/);

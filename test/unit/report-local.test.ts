@@ -7,6 +7,10 @@ import type { LookupOutcome } from '../../src/core/lookupService';
 import { buildRecord, type LocalRecord, type Sample } from '../../src/core/measure/method';
 import type { DetectedComponent } from '../../src/core/model';
 import { toJson, toMarkdown, toSarif, toTable } from '../../src/core/report/formats';
+import { compareChart, compareTable } from '../../src/core/glance';
+import { compareView } from '../../src/core/glanceView';
+import { localAsBenchmark } from '../../src/core/localPresent';
+import { contextLine } from '../../src/core/present';
 import { toHtml } from '../../src/core/report/html';
 import { judge, localKey, totalSources, type JudgeConfig } from '../../src/core/report/judge';
 import { sampleBody } from './helpers/samples';
@@ -84,5 +88,60 @@ describe('report: local measurements in the judgement', () => {
     assert.equal(json.siteTotal.sources, '2 from the benchmark API, 1 measured locally, 1 unknown');
     assert.match(toHtml(j), /<td class="local">measured locally, PHP 8\.2/);
     assert.deepEqual(JSON.parse(toSarif(j)).runs[0].properties.measuredLocally, [{ kind: 'plugin', slug: 'custom', label: 'measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25' }]);
+  });
+});
+
+describe('compare: local measurements beside the API', () => {
+  it('a component without an API benchmark shows its local record, marked; ★ compares only memory and queries with it', () => {
+    const { columns, rows } = compareTable([
+      { kind: 'plugin', slug: 'apiplug', outcome: api('apiplug', 'B', 10) },
+      { kind: 'plugin', slug: 'custom', outcome: undefined, local: { record: local('custom', 2, 512, 3), stale: false }, notLookedUp: 'not-from-wordpress-org' },
+      { kind: 'plugin', slug: 'both', outcome: api('both', 'A', 5), local: { record: local('both', 1, 1, 0), stale: false } },
+      { kind: 'plugin', slug: 'premium', outcome: undefined, notLookedUp: 'update-uri' },
+    ]);
+    assert.deepEqual(columns.map((c) => c.state), ['benchmarked', 'measured-locally', 'benchmarked', 'not-looked-up']);
+    assert.equal(columns[1].local, 'measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25');
+    assert.equal(columns[2].local, null, 'the API benchmark wins where there is one');
+    assert.equal(columns[3].summary, 'not from wordpress.org (Update URI)');
+    const row = (label: string) => rows.find((r) => r.label === label)!;
+    assert.match(row('Grade').cells[1], /^≈[A-F] local$/);
+    assert.deepEqual(row('Grade').best, [0, 2], 'a local grade is not ranked against the API (both API scores are 80)');
+    assert.equal(row('Homepage · TTFB').cells[1], '+2 ms');
+    assert.deepEqual(row('Homepage · TTFB').best, [2], "this machine's TTFB is not ranked against the API's");
+    assert.equal(row('Homepage · Memory').cells[1], '+0.5 MB');
+    assert.deepEqual(row('Homepage · Memory').best, [1], 'memory is the same method on any machine: ranked');
+    assert.deepEqual(row('Homepage · Queries').best, [0, 2]);
+    assert.equal(row('Measured').cells[1], 'measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25');
+    assert.equal(row('Homepage · TTFB').cells[3], '—');
+    const chart = compareChart(columns, 'homepage', 'memory');
+    assert.deepEqual(chart.bars.map((b) => b.name).sort(), ['Akismet Anti-spam', 'Akismet Anti-spam', 'Local custom (measured locally)']);
+    assert.equal(chart.bars.find((b) => b.slug === 'custom')?.grade, null, 'no grade letter on a local bar');
+    const html = compareView(columns, rows, 'homepage').body;
+    assert.match(html, /<code>custom<\/code><br><span class="local">measured locally<\/span>/);
+    assert.match(html, /<p class="note" role="note">[^<]*Measured locally[^<]*not its grade, score or time to first byte/);
+    assert.doesNotMatch(compareView(columns.slice(0, 1), rows.map((r) => ({ ...r, cells: r.cells.slice(0, 1), best: [] })), 'homepage').body, /role="note">[^<]*Measured locally/);
+  });
+});
+
+describe('a local measurement below its baseline', () => {
+  it('reads "-0.3 ms", never "+-0.3 ms": compare, the tree\'s context lines, the reports\' summaries and site total', () => {
+    const below = local('below', -0.3, -1, 0);
+    const { rows } = compareTable([
+      { kind: 'plugin', slug: 'below', outcome: undefined, local: { record: below, stale: false } },
+      { kind: 'plugin', slug: 'apiplug', outcome: api('apiplug', 'B', 10) },
+    ]);
+    const row = (label: string) => rows.find((r) => r.label === label)!;
+    assert.equal(row('Homepage · TTFB').cells[0], '-0.3 ms');
+    assert.equal(row('Homepage · Memory').cells[0], '-0.001 MB');
+    assert.equal(row('Homepage · Queries').cells[0], '+0 queries');
+    assert.equal(contextLine(localAsBenchmark(below), 'homepage'), '-0.3 ms TTFB · -0.001 MB · +0 queries');
+    const j = judge({
+      components: [comp('below', 'wp-content/plugins/below/below.php')],
+      outcomes: new Map([['plugin/below', { kind: 'plugin', slug: 'below', result: { state: 'not-in-dataset', kind: 'plugin', slug: 'below' }, stale: false, fromCache: false }]]),
+      config: { failOn: null, context: 'homepage', budgets: {}, ignore: [], local: new Map([[localKey('plugin', 'below'), below]]) },
+    });
+    const text = [toTable(j), toMarkdown(j)].join('\n');
+    assert.doesNotMatch(text, /\+-/);
+    assert.match(text, /-0\.3 ms/);
   });
 });

@@ -1,6 +1,6 @@
 // Renderers of a check: a terminal table, JSON (stable, documented in the README), Markdown for pull-request
 // comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
-import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime } from '../format';
+import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime, signed } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
 import { signedCount, signedKb, signedMs, signedQueries, type ComponentDiff } from './diff';
@@ -43,7 +43,7 @@ export const NO_MEASUREMENT = 'no measurement';
 
 export function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
   if (t.measured === 0) return { ttfb: NO_MEASUREMENT, memory: NO_MEASUREMENT, queries: NO_MEASUREMENT };
-  return { ttfb: `+${formatMs(t.ttfbDeltaMs)}`, memory: `+${formatMemoryKb(t.memoryDeltaKb)}`, queries: `+${formatCount(t.queriesDelta)}` };
+  return { ttfb: signed(t.ttfbDeltaMs, formatMs(t.ttfbDeltaMs)), memory: signed(t.memoryDeltaKb, formatMemoryKb(t.memoryDeltaKb)), queries: signed(t.queriesDelta, formatCount(t.queriesDelta)) };
 }
 
 export function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {

@@ -1,6 +1,6 @@
 // The judgement of `wp-bench check`: which components are graded worse than the team accepts, whether the site
 // total stays within its budgets, and what could not be judged. Pure: no I/O, no vscode.
-import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan } from '../format';
+import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan, signed } from '../format';
 import type { LookupOutcome } from '../lookupService';
 import {
   CONTEXT_NAMES,
@@ -363,7 +363,7 @@ function staleNote(v: ComponentVerdict, now: number): string {
 
 function contextSummary(m: ContextMeasurement | null, ctx: ContextName): string {
   if (!m) return `not measured on the ${CONTEXT_LABEL[ctx]}`;
-  return `+${formatMs(m.ttfbDeltaMs)} TTFB, +${formatMemoryKb(m.memoryDeltaKb)}, +${countNoun(m.queriesDelta, 'query', 'queries')} on the ${CONTEXT_LABEL[ctx]}`;
+  return `${signed(m.ttfbDeltaMs, formatMs(m.ttfbDeltaMs))} TTFB, ${signed(m.memoryDeltaKb, formatMemoryKb(m.memoryDeltaKb))}, ${signed(m.queriesDelta, countNoun(m.queriesDelta, 'query', 'queries'))} on the ${CONTEXT_LABEL[ctx]}`;
 }
 
 function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number): Finding[] {

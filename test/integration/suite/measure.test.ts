@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Node } from '../../../src/vscode/tree';
 import type { MeasureOutcome } from '../../../src/vscode/measure';
-import { API_URL, KEYS, api, hoverText, positionOf, setApiUrl, waitFor, workspaceFile } from './util';
+import { API_URL, KEYS, api, hoverText, positionOf, setApiUrl, usage, waitFor, workspaceFile } from './util';
 
 const LAYERSLIDER = 'wp-content/plugins/LayerSlider/layerslider.php';
 const ACME = 'wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php';
@@ -117,6 +117,19 @@ describe('Measure Locally', function () {
     const editor = await vscode.window.showTextDocument(workspaceFile(LAYERSLIDER));
     const line = editor.document.getText().split('\n').findIndex((l) => l.includes('Plugin Name'));
     await waitFor('the local inline text', () => /^≈[A-F] local · [+−-]?[\d.]+ ms homepage$/.test(a.inline.shown.get(editor.document.uri.fsPath)?.get(line) ?? ''));
+  });
+
+  it('compare shows the local measurement beside an API benchmark, marked, and sends nothing for it', async () => {
+    const a = await api();
+    assert.notEqual(a.bench.components.find((e) => e.slug === 'LayerSlider')?.lookup, 'yes', 'the premium plugin is never looked up');
+    await a.bench.lookupOne('plugin', 'woocommerce'); // cached from here on (sent now at most, before the count)
+    const before = await usage(KEYS.pro);
+    const result = await vscode.commands.executeCommand<{ slug: string; state: string }[]>('wpBench.comparePlugins', ['LayerSlider', 'woocommerce']);
+    assert.deepEqual(result, [{ slug: 'LayerSlider', state: 'measured-locally' }, { slug: 'woocommerce', state: 'benchmarked' }]);
+    assert.equal(await usage(KEYS.pro), before, 'nothing sent for either (woocommerce is cached)');
+    const html = (await waitFor('compare panel', () => a.glancePanel('wpBench.compare')))!.html;
+    assert.match(html, /<code>LayerSlider<\/code><br><span class="local">measured locally<\/span>/);
+    assert.match(html, /<td>≈[A-F] local<\/td>/);
   });
 
   it('an edit makes it stale (hover offers to measure again), and the site\'s own plugin measures from its tree item', async () => {
