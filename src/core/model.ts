@@ -98,6 +98,11 @@ export interface ScanResult {
   components: DetectedComponent[];
   problems: ScanProblem[];
   stats: { filesOpened: number; bytesRead: number; dirsRead: number };
+  /**
+   * composer.json / composer.lock files read as an installed theme's own (only packages installed out of its folder
+   * count), relative to the root: an edit of one in the editor is parsed the same way.
+   */
+  ownComposerFiles?: string[];
 }
 
 export interface ContextMeasurement {

@@ -127,6 +127,42 @@ describe('scan: Composer packages of any vendor', () => {
     assert.ok(r.problems.some((p) => p.file === 'composer.lock' && /outside the repository/.test(p.message)), JSON.stringify(r.problems));
   });
 
+  it('a `..` that stays inside the repository is followed: only a path that climbs above the root is refused', () => {
+    const starter = json({ require: { 'wpackagist-plugin/safe-svg': '^2' }, extra: { 'installer-paths': { '../../plugins/{$name}': ['type:wordpress-plugin'] } } });
+    const inside = analyzeComposer({ text: starter, file: 'wp-content/themes/starter/composer.json' }, null);
+    assert.deepEqual([keys(inside), inside.problems], [['plugin:safe-svg'], []]);
+    const above = analyzeComposer({ text: starter, file: 'site/composer.json' }, null);
+    assert.deepEqual(keys(above), []);
+    assert.match(above.problems[0]?.message ?? '', /would install outside the repository \("\.\.\/\.\.\/plugins\/safe-svg"\)/);
+  });
+
+  it("an installed theme's own composer.json: the packages it installs out of its folder are the site's, the rest are not", async () => {
+    put('wp-content/themes/starter/style.css', '/*\nTheme Name: Starter\n*/');
+    put(
+      'wp-content/themes/starter/composer.json',
+      json({
+        require: { 'wpackagist-plugin/safe-svg': '^2', 'wpackagist-plugin/wordfence': '^8', 'roots/acorn': '^4' },
+        'require-dev': { 'wpackagist-plugin/query-monitor': '^3' },
+        extra: { 'installer-paths': { '../../plugins/{$name}': ['wpackagist-plugin/safe-svg', 'wpackagist-plugin/wordfence'] } },
+      }),
+    );
+    put('wp-content/plugins/safe-svg/safe-svg.php', pluginPhp('Safe SVG'));
+    const r = await scanWorkspace(root);
+    // query-monitor would land in wp-content/themes/starter/wp-content/plugins/: WordPress never loads it.
+    assert.deepEqual(keys(r).sort(), ['plugin:safe-svg', 'plugin:wordfence', 'theme:starter']);
+    const svg = find(r, 'plugin', 'safe-svg')!;
+    assert.deepEqual(svg.locations.map((l) => `${l.file}:${l.source}`).sort(), ['wp-content/plugins/safe-svg/safe-svg.php:plugin-header', 'wp-content/themes/starter/composer.json:composer.json']);
+    assert.equal(find(r, 'plugin', 'wordfence')!.locations[0].file, 'wp-content/themes/starter/composer.json');
+    assert.deepEqual(r.problems, []);
+    // The editor parses that file as the scan did while it is edited (the session passes ownFolder for these).
+    assert.deepEqual(r.ownComposerFiles, ['wp-content/themes/starter/composer.json']);
+    const file = path.join(root, 'wp-content/themes/starter/composer.json');
+    const live = await parseDeclarationDocument(file, fs.readFileSync(file, 'utf8'), 'wp-content/themes/starter/composer.json', { ownFolder: true });
+    assert.deepEqual(keys(live!).sort(), ['plugin:safe-svg', 'plugin:wordfence']);
+    const whole = await parseDeclarationDocument(file, fs.readFileSync(file, 'utf8'), 'wp-content/themes/starter/composer.json');
+    assert.deepEqual(keys(whole!).sort(), ['plugin:query-monitor', 'plugin:safe-svg', 'plugin:wordfence'], 'a site composer.json counts every package');
+  });
+
   it('a 150,000-entry composer.json neither overflows the stack nor costs the folder its other components', async function () {
     this.timeout(30000);
     const require: Record<string, string> = {};

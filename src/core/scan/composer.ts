@@ -2,6 +2,7 @@
 // A package is a WordPress plugin or theme by its `type` (any vendor); its slug is the folder it installs
 // into, by composer/installers' rules (extra.installer-paths, extra.installer-name).
 import { l10n } from '../l10n';
+import * as path from 'path';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import type { ComponentKind, DetectedComponent, LocationSource, ScanProblem } from '../model';
 import { isListableName } from './lookup';
@@ -255,6 +256,29 @@ function typeWithoutLock(name: string, paths: InstallerPath[]): WordPressType | 
   return null;
 }
 
+/**
+ * The install folder leaves the repository: absolute, or a `..` that climbs above the repository root from the
+ * composer.json's folder. `../../plugins/{$name}` in `wp-content/themes/starter/composer.json` stays inside
+ * (`wp-content/plugins/x`), as the scan of installer-paths targets already resolves it.
+ */
+function leavesRepository(file: string, target: string): boolean {
+  if (/^(?:[a-z]:)?\//i.test(target)) return true;
+  const from = path.posix.dirname(file.replace(/\\/g, '/'));
+  // A file named by an absolute path (outside every workspace folder): no root to measure against, so any `..`.
+  if (path.posix.isAbsolute(from) || /^[a-z]:/i.test(from)) return target.split('/').includes('..');
+  const resolved = path.posix.normalize(path.posix.join(from, target));
+  return resolved === '..' || resolved.startsWith('../');
+}
+
+/** The package's install folder is outside the folder of the composer file (`file`, as locations show it). */
+function installsOutside(file: string, name: string, type: WordPressType, installerName: string | null, paths: InstallerPath[]): boolean {
+  if (!COMPOSER_NAME.test(name)) return true; // componentAt() reports it
+  const target = installPath(name, type, installerName, paths).replace(/\\/g, '/');
+  if (/^(?:[a-z]:)?\//i.test(target)) return true;
+  const resolved = path.posix.normalize(target);
+  return resolved === '..' || resolved.startsWith('../');
+}
+
 function componentAt(
   node: Node,
   file: string,
@@ -277,7 +301,7 @@ function componentAt(
   const target = installPath(name, type, installerName, paths).replace(/\\/g, '/');
   const parts = target.split('/').filter((p) => p !== '' && p !== '.');
   const slug = parts[parts.length - 1] ?? '';
-  if (/^(?:[a-z]:)?\//i.test(target) || parts.includes('..')) {
+  if (leavesRepository(file, target)) {
     problems.push(problemAt(file, index, start, l10n.t('Package "{0}" would install outside the repository ("{1}"); not looked up. Use a path inside the project in extra.installer-paths.', name, target), slug));
     return null;
   }
@@ -322,10 +346,17 @@ function testTooling(
  * Both files of one Composer project (either may be missing). Components come from `emit`'s files only:
  * the other file still gives package types (lock) or installer-paths and core location (composer.json).
  */
+/**
+ * `ownFolder`: the composer.json of an installed theme (a component's own dependencies). Only packages that
+ * install outside that folder are the site's (`"../../plugins/{$name}"` in a starter theme puts the site's plugins
+ * in `wp-content/plugins`); one that lands inside it (`wp-content/themes/t/wp-content/plugins/x`, `vendor/`) is
+ * never loaded by WordPress, and is left out without a word.
+ */
 export function analyzeComposer(
   json: { text: string; file: string } | null,
   lock: { text: string; file: string } | null,
   emit: { json: boolean; lock: boolean } = { json: true, lock: true },
+  opts: { ownFolder?: boolean } = {},
 ): ComposerParseResult {
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
@@ -340,6 +371,7 @@ export function analyzeComposer(
     for (const r of jsonSide.requires) {
       const lp = locked.get(r.name);
       const type = lp ? lockedType(lp) : typeWithoutLock(r.name, paths);
+      if (type && opts.ownFolder && !installsOutside(jsonSide.file, r.name, type, lp?.installerName ?? null, paths)) continue;
       if (!type || testTooling(r.dev === true, r.name, type, lp?.version ?? null, lp?.installerName ?? null, paths, jsonSide, r.node, problems)) continue;
       const c = componentAt(r.node, jsonSide.file, jsonSide.index, 'composer.json', r.name, type, null, lp?.installerName ?? null, paths, problems, lp?.fromWordPressOrg);
       if (c) components.push(c);
@@ -348,6 +380,7 @@ export function analyzeComposer(
   if (lockSide && emit.lock) {
     for (const p of lockSide.packages) {
       const type = lockedType(p);
+      if (type && opts.ownFolder && !installsOutside(lockSide.file, p.name, type, p.installerName, paths)) continue;
       if (!type || testTooling(p.dev === true, p.name, type, p.version, p.installerName, paths, lockSide, p.node, problems)) continue;
       const c = componentAt(p.node, lockSide.file, lockSide.index, 'composer.lock', p.name, type, p.version, p.installerName, paths, problems, p.fromWordPressOrg);
       if (c) components.push(c);
@@ -358,12 +391,12 @@ export function analyzeComposer(
 }
 
 /** composer.json: WordPress packages in `require` and `require-dev` (types from `lockText` when given), installer-paths. */
-export function parseComposerJson(text: string, file: string, lockText?: string | null): ComposerParseResult {
-  return analyzeComposer({ text, file }, lockText ? { text: lockText, file: 'composer.lock' } : null, { json: true, lock: false });
+export function parseComposerJson(text: string, file: string, lockText?: string | null, opts: { ownFolder?: boolean } = {}): ComposerParseResult {
+  return analyzeComposer({ text, file }, lockText ? { text: lockText, file: 'composer.lock' } : null, { json: true, lock: false }, opts);
 }
 
 /** composer.lock: `packages` and `packages-dev` of a WordPress type, with the locked version (folders from `jsonText`'s installer-paths). */
-export function parseComposerLock(text: string, file: string, jsonText?: string | null): { components: DetectedComponent[]; problems: ScanProblem[] } {
-  const r = analyzeComposer(jsonText ? { text: jsonText, file: 'composer.json' } : null, { text, file }, { json: false, lock: true });
+export function parseComposerLock(text: string, file: string, jsonText?: string | null, opts: { ownFolder?: boolean } = {}): { components: DetectedComponent[]; problems: ScanProblem[] } {
+  const r = analyzeComposer(jsonText ? { text: jsonText, file: 'composer.json' } : null, { text, file }, { json: false, lock: true }, opts);
   return { components: r.components, problems: r.problems };
 }

@@ -60,6 +60,8 @@ export interface Ctx {
    * real path is inside, so markOutside() need not resolve them.
    */
   readInside: Set<string>;
+  /** Relative paths of the composer files read as an installed theme's own (ScanResult.ownComposerFiles). */
+  ownComposerFiles: string[];
   /** installer-paths targets (scanned as role folders after the walk) and core install dirs: never walked. */
   noWalk: Set<string>;
   installerTargets: { dir: string; role: Role }[];
@@ -196,6 +198,7 @@ export function newCtx(absRoot: string, options: ScanOptions): Ctx {
     walked: new Set(),
     roleDirs: new Set(),
     readInside: new Set(),
+    ownComposerFiles: [],
     noWalk: new Set(),
     installerTargets: [],
     parents: [],

@@ -70,6 +70,23 @@ export async function readComposerPair(ctx: Ctx, dir: string, names: Set<string>
   if (coreDir !== null) ctx.noWalk.add(path.resolve(dir, coreDir));
 }
 
+/**
+ * The composer.json / composer.lock of an installed theme: the site's only where a package installs outside the
+ * theme's folder (a starter theme whose `"../../plugins/{$name}"` holds the site's plugin list). Its installer-paths
+ * add no folder to scan and its core is not the site's: the content root it sits in is scanned already.
+ */
+export async function readOwnComposer(ctx: Ctx, dir: string, names: Set<string>): Promise<void> {
+  const jsonFile = path.join(dir, 'composer.json');
+  const lockFile = path.join(dir, 'composer.lock');
+  const [json, lock] = await Promise.all([names.has('composer.json') ? readConfig(ctx, jsonFile) : null, names.has('composer.lock') ? readConfig(ctx, lockFile) : null]);
+  if (json === null && lock === null) return;
+  if (json !== null) ctx.ownComposerFiles.push(rel(ctx, jsonFile));
+  if (lock !== null) ctx.ownComposerFiles.push(rel(ctx, lockFile));
+  collect(ctx, json !== null ? jsonFile : lockFile, () =>
+    analyzeComposer(json !== null ? { text: json, file: rel(ctx, jsonFile) } : null, lock !== null ? { text: lock, file: rel(ctx, lockFile) } : null, undefined, { ownFolder: true }),
+  );
+}
+
 export async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<void> {
   const file = path.join(dir, name);
   const text = await readConfig(ctx, file);

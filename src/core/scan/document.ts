@@ -21,13 +21,16 @@ async function partner(file: string): Promise<string | null> {
   return r.text;
 }
 
-/** Components and problems of one declaration file's text; `relFile` is its path as locations show it. */
-export async function parseDeclarationDocument(absFile: string, text: string, relFile: string): Promise<{ components: DetectedComponent[]; problems: ScanProblem[] } | null> {
+/**
+ * Components and problems of one declaration file's text; `relFile` is its path as locations show it. `ownFolder`:
+ * the scan read this composer file as an installed theme's own (ScanResult.ownComposerFiles), and so is this.
+ */
+export async function parseDeclarationDocument(absFile: string, text: string, relFile: string, opts: { ownFolder?: boolean } = {}): Promise<{ components: DetectedComponent[]; problems: ScanProblem[] } | null> {
   const base = path.basename(absFile);
   const dir = path.dirname(absFile);
   const clean = text.replace(/^\uFEFF/, '');
-  if (base === 'composer.json') return parseComposerJson(clean, relFile, await partner(path.join(dir, 'composer.lock')));
-  if (base === 'composer.lock') return parseComposerLock(clean, relFile, await partner(path.join(dir, 'composer.json')));
+  if (base === 'composer.json') return parseComposerJson(clean, relFile, await partner(path.join(dir, 'composer.lock')), opts);
+  if (base === 'composer.lock') return parseComposerLock(clean, relFile, await partner(path.join(dir, 'composer.json')), opts);
   if (base === '.wp-env.json' || base === '.wp-env.override.json') return parseWpEnv(clean, relFile, /"\.\/?"/.test(clean) ? await selfSlugsOf(dir) : undefined);
   if (isBlueprintFile(base)) return parseBlueprint(clean, relFile);
   return null;

@@ -5,6 +5,7 @@ import * as path from 'path';
 import type { DetectedComponent } from '../model';
 import { brokenLink, isDirEntry, readDir } from './bounds';
 import { listable, loc, problem, uriFlags, type Ctx, type Dirent } from './context';
+import { readOwnComposer } from './declarations';
 import { THEME_HEADER_NAMES, parseFileHeaderLocations } from './headers';
 import { lastPathPart } from './text';
 
@@ -71,6 +72,8 @@ export async function addTheme(ctx: Ctx, abs: string, stylesheet: string, entrie
   const location = loc(ctx, styleFile, nameLoc, 'theme-header');
   if (!listable(ctx, slug, styleFile, location, l10n.t('Theme folder'))) return;
   const names = new Set(entries.map((x) => x.name));
+  // A theme's own composer.json can hold the site's plugin list (packages installed out of the theme's folder).
+  if (names.has('composer.json') || names.has('composer.lock')) await readOwnComposer(ctx, abs, names);
   let blockTheme = false;
   for (const d of ['templates', 'block-templates']) {
     if (!blockTheme && names.has(d)) blockTheme = await ctx.fs.exists(path.join(abs, d, 'index.html'));

@@ -74,6 +74,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
     components: decideLookups(merged),
     problems: normalizeProblems([...ctx.problems, ...ctx.limit.problems]),
     stats: ctx.stats,
+    ...(ctx.ownComposerFiles.length ? { ownComposerFiles: ctx.ownComposerFiles.sort() } : {}),
   };
 }
 

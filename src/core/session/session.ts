@@ -109,7 +109,7 @@ export class WorkspaceSession extends DisposableStore {
   private readonly cache: DiskCache;
   private readonly now: () => number;
   /** Scan results per workspace folder root. */
-  private readonly scanned = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
+  private readonly scanned = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[]; ownComposerFiles?: string[] }>();
   /** Live parses of open, edited files (absolute path), overriding the scan for that file. */
   private readonly live = new Map<string, { components: DetectedComponent[]; problems: ScanProblem[] }>();
   /** Bumped by every edit and close of a file: a parse that finishes after a newer event is dropped. */
@@ -551,7 +551,8 @@ export class WorkspaceSession extends DisposableStore {
     const version = (this.liveVersion.get(absFile) ?? 0) + 1;
     this.liveVersion.set(absFile, version);
     const rel = path.relative(folder, absFile).split(path.sep).join('/');
-    const parsed = await parseDeclarationDocument(absFile, text, rel);
+    const ownFolder = this.scanned.get(folder)?.ownComposerFiles?.includes(rel) ?? false;
+    const parsed = await parseDeclarationDocument(absFile, text, rel, { ownFolder });
     if (!parsed || isClosed() || this.liveVersion.get(absFile) !== version) return;
     this.live.set(absFile, parsed);
     this.rebuildEntries();
