@@ -5,7 +5,7 @@ import { truncateForMessage } from './core/api/errors';
 import { ciSafeJson, countNoun, terminalSafe } from './core/format';
 import type { ScanResult } from './core/model';
 import { plainText, problemsSummary, textTable } from './core/report/plain';
-import { LOOKUP_NOTE, scanWorkspace } from './core/scan';
+import { LOOKUP_NOTE, principalLocation, scanWorkspace } from './core/scan';
 import { loadTeamConfig } from './core/teamConfig';
 import { versionPlace } from './core/versions';
 import { writeSync } from 'node:fs';
@@ -107,7 +107,7 @@ export async function scanCommand(dir: string, json: boolean, io: CliIo): Promis
   } else {
     const rows = [['KIND', 'SLUG', 'VERSION', 'NAME', 'LOOKED UP', 'DECLARED IN']];
     for (const c of result.components) {
-      const first = c.locations[0];
+      const first = principalLocation(c.locations);
       const where = first ? `${first.file}:${first.line}${c.locations.length > 1 ? ` (+${c.locations.length - 1})` : ''}` : '';
       const lookup = !c.lookup || c.lookup === 'yes' ? 'yes' : `no: ${LOOKUP_NOTE[c.lookup]}`;
       // Long versions and names are cut, as in the reports (a 40,000-character Version header widened every row).

@@ -8,6 +8,7 @@ import { toJson, toMarkdown } from '../core/report/formats';
 import { toHtml } from '../core/report/html';
 import { compareTable } from '../core/glance';
 import { writeOutputFile } from '../core/outputFile';
+import { principalLocation } from '../core/scan/merge';
 import { compareView, siteReportView } from '../core/glanceView';
 import { GlancePanel } from './glancePanel';
 import { readInlineSettings } from './inline';
@@ -247,7 +248,8 @@ export function registerCommands(
 
   /** Opens the first line that declares a component (a bar or a row of the site report or the comparison). */
   const openComponent = async (kind: string, slug: string) => {
-    const location = bench.components.find((e) => e.kind === kind && e.slug === slug)?.locations[0];
+    const found = bench.components.find((e) => e.kind === kind && e.slug === slug);
+    const location = found && principalLocation(found.locations);
     if (!location) return undefined;
     const position = new vscode.Position(location.line - 1, location.column - 1);
     await vscode.window.showTextDocument(vscode.Uri.file(location.file), { selection: new vscode.Range(position, position.translate(0, location.length)), preview: true, viewColumn: vscode.ViewColumn.One });
@@ -359,7 +361,7 @@ export function registerCommands(
   register('wpBench.openDeclaration', async (arg) => {
     const node = arg as Node | undefined;
     const entry = node && 'entry' in node ? node.entry : undefined;
-    const location = entry?.locations[0];
+    const location = entry && principalLocation(entry.locations);
     if (!location) return undefined;
     const position = new vscode.Position(location.line - 1, location.column - 1);
     await vscode.window.showTextDocument(vscode.Uri.file(location.file), { selection: new vscode.Range(position, position.translate(0, location.length)), preview: true });

@@ -1,7 +1,7 @@
-// mergeComponents (src/core/scan/merge.ts).
+// mergeComponents and principalLocation (src/core/scan/merge.ts).
 import * as assert from 'node:assert/strict';
-import type { DetectedComponent } from '../../src/core/model';
-import { mergeComponents } from '../../src/core/scan';
+import type { DetectedComponent, LocationSource } from '../../src/core/model';
+import { mergeComponents, principalLocation } from '../../src/core/scan';
 
 describe('scan: mergeComponents', () => {
   const loc = (file: string, line: number, source: DetectedComponent['locations'][0]['source']) => ({ file, line, column: 1, length: 1, source });
@@ -36,5 +36,18 @@ describe('scan: mergeComponents', () => {
       const [m] = mergeComponents(order.map((i) => copies[i]));
       assert.deepEqual([m.version, m.name], ['1.5', 'Twenty Twenty-Two (old)'], order.join());
     }
+  });
+});
+
+describe('scan: principalLocation (the place that stands for a component)', () => {
+  const at = (file: string, source: LocationSource) => ({ file, line: 1, column: 1, length: 1, source });
+  it("the component's own header first, then composer.json, composer.lock, .wp-env.json, VIP, a blueprint, a Template line", () => {
+    // A plugin repository: its blueprint under .github sorts first by file, but the plugin file stands for it.
+    assert.equal(principalLocation([at('.github/scripts/blueprint.json', 'blueprint'), at('gatherpress.php', 'plugin-header')])?.file, 'gatherpress.php');
+    // An installed parent theme: its own style.css, not the child's Template line.
+    assert.equal(principalLocation([at('themes/rey-child/style.css', 'theme-parent'), at('themes/rey/style.css', 'theme-header')])?.file, 'themes/rey/style.css');
+    assert.equal(principalLocation([at('blueprint.json', 'blueprint'), at('composer.lock', 'composer.lock'), at('composer.json', 'composer.json')])?.file, 'composer.json');
+    assert.equal(principalLocation([at('a/composer.json', 'composer.json'), at('b/composer.json', 'composer.json')])?.file, 'a/composer.json', 'within a source, the first');
+    assert.equal(principalLocation([]), undefined);
   });
 });

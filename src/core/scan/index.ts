@@ -15,7 +15,7 @@ export {
   THEME_HEADER_NAMES,
   type HeaderMatch,
 } from './headers';
-export { mergeComponents, normalizeProblems, compareComponents, compareLocations } from './merge';
+export { mergeComponents, normalizeProblems, compareComponents, compareLocations, principalLocation } from './merge';
 export { pluginFileSlug } from './text';
 export { AsyncFs, SlicedSyncFs, type IoMode, type ScanFs } from './fsaccess';
 export { parseDeclarationDocument, isDeclarationFile } from './document';

@@ -162,3 +162,28 @@ export function normalizeProblems(problems: Iterable<ScanProblem>): ScanProblem[
     (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column,
   );
 }
+
+/** Which declaring place stands for a component: its own header first, then what a site's manifest says. */
+const PRINCIPAL_ORDER: Record<LocationSource, number> = {
+  'plugin-header': 0,
+  'theme-header': 0,
+  'mu-plugin': 0,
+  'composer.json': 1,
+  'composer.lock': 2,
+  'wp-env': 3,
+  'vip-load-plugin': 4,
+  blueprint: 5,
+  'theme-parent': 6,
+};
+
+/**
+ * The place that stands for a component in one line (the CLI's DECLARED IN, "open declaration"): the installed
+ * plugin's or theme's own header when there is one, else composer.json, composer.lock, .wp-env.json, a VIP load call,
+ * a blueprint, and a child theme's Template line last; within a source, the first by file and line (the
+ * locations' order). GatherPress's `gatherpress.php`, not the `.github/…/blueprint.json` that sorts before it.
+ */
+export function principalLocation<L extends { source: LocationSource }>(locations: readonly L[]): L | undefined {
+  let best: L | undefined;
+  for (const l of locations) if (!best || PRINCIPAL_ORDER[l.source] < PRINCIPAL_ORDER[best.source]) best = l;
+  return best;
+}
