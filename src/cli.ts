@@ -69,7 +69,8 @@ Check options (flags override .wp-bench.json, which overrides the defaults):
   --max-requests N        send at most N lookups (default 200); the rest is reported as not looked up
   --timeout-s N           time limit of the whole run (default 120): no request starts after it, and sending
                           stops after 3 timeouts in a row; the report of what is known is printed, exit 6
-  --offline               the cache only: no request at all, no key needed
+  --offline               the cache only: no request at all, no key needed (the cache is kept per API
+                          address: give --api-url or WPBENCH_API_URL)
   --diff REF              also show what this tree adds or removes compared with git REF
   --measure-local         measure locally (runs their PHP on a throwaway site, see wp-bench measure) the
                           plugins and themes in this folder the API has no benchmark for, so the site total
@@ -306,6 +307,9 @@ async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
 
   // The cache is keyed by API address, so --offline needs it too; the key only when a request is needed.
   const key = io.env.WPBENCH_API_KEY;
+  if (offline && !((parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL)) {
+    throw new UsageError('--offline reads the cache of one API address: give it with --api-url or WPBENCH_API_URL (nothing is sent to it)');
+  }
   const client = makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
   try {
     const scan = await scanWorkspace(dir);

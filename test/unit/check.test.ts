@@ -197,7 +197,9 @@ describe('CLI check', () => {
     const warm = await cli(['check', dir, '--offline'], env(undefined));
     assert.equal(warm.code, 1, 'jetpack is judged from the cache');
     assert.equal(emulator.stats.total, 0, 'not one request offline');
-    assert.equal((await cli(['check', dir, '--offline'], { WPBENCH_CACHE_DIR: cacheDir })).code, 2, 'the cache is per API address: --offline needs it');
+    const noAddress = await cli(['check', dir, '--offline'], { WPBENCH_CACHE_DIR: cacheDir });
+    assert.equal(noAddress.code, 2, 'the cache is per API address: --offline needs it');
+    assert.match(noAddress.err, /--offline reads the cache of one API address: give it with --api-url or WPBENCH_API_URL/);
   });
 
   it('--max-requests N sends at most N lookups (first by kind/slug) and reports the rest as not looked up', async () => {
