@@ -306,6 +306,11 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
         { step: 'installPlugin', pluginData: { resource: 'wordpress.org/plugins', slug: 'gutenberg' } },
         { step: 'installTheme', themeZipFile: { resource: 'wordpress.org/themes', slug: 'twentytwentyfour' } },
         { step: 'installPlugin', pluginData: { resource: 'url', url: 'https://example.com/p.zip' } },
+        // Code the blueprint writes itself (a demo mu-plugin, a bundled theme): said, never looked up.
+        { step: 'writeFile', path: '/wordpress/wp-content/mu-plugins/0-demo.php', data: '<?php // demo' },
+        { step: 'writeFiles', writeToPath: '/wordpress/wp-content/themes/stylish-press', filesTree: { resource: 'literal:directory', name: 'x', files: {} } },
+        { step: 'writeFile', path: '/wordpress/wp-content/themes/stylish-press/style.css', data: '/* Theme Name: Stylish */' },
+        { step: 'writeFile', path: '/wordpress/wp-config-extra.php', data: '' },
       ],
     }));
     const r = await scanWorkspace(root);
@@ -313,8 +318,13 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
     const file = '.wordpress-org/blueprints/blueprint.json';
     for (const c of r.components) assert.deepEqual([c.locations[0].source, at(file, c.locations[0])], ['blueprint', c.slug]);
     // What is not a wordpress.org item is said, never counted.
-    assert.equal(r.problems.length, 2);
+    assert.equal(r.problems.length, 4, JSON.stringify(r.problems));
     assert.ok(r.problems.every((p) => p.file === file));
+    const written = r.problems.filter((p) => /Blueprint writes/.test(p.message)).map((p) => [p.message, p.severity]);
+    assert.deepEqual(written, [
+      ['Blueprint writes a must-use plugin ("0-demo.php") from its own files: not a wordpress.org item; WP Bench cannot look it up', 'info'],
+      ['Blueprint writes a theme ("stylish-press") from its own files: not a wordpress.org item; WP Bench cannot look it up', 'info'],
+    ]);
     assert.deepEqual(parseBlueprint('{"steps": [', 'b.json').problems.length, 1);
   });
 });

@@ -48,6 +48,19 @@ export function parseBlueprint(text: string, file: string): { components: Detect
     });
   };
 
+  /** A writeFile / writeFiles step into a plugins, mu-plugins or themes folder: code the blueprint brings, said. */
+  const writtenSaid = new Set<string>();
+  const written = (target: Node | undefined, at: Node) => {
+    const m = typeof target?.value === 'string' ? /(?:^|\/)wp-content\/(plugins|mu-plugins|themes)\/([^/]+)/.exec(target.value) : null;
+    if (!m || writtenSaid.has(`${m[1]}/${m[2]}`)) return; // one note per item, however many files it writes
+    writtenSaid.add(`${m[1]}/${m[2]}`);
+    const what = m[1] === 'themes' ? l10n.t('theme') : m[1] === 'mu-plugins' ? l10n.t('must-use plugin') : l10n.t('plugin');
+    problems.push({
+      ...problemAt(file, index, (target ?? at).offset, l10n.t('Blueprint writes a {0} ("{1}") from its own files: not a wordpress.org item; WP Bench cannot look it up', what, m[2].slice(0, 80))),
+      severity: 'info',
+    });
+  };
+
   const shorthand = child(root, 'plugins');
   if (shorthand?.type === 'array') for (const item of shorthand.children ?? []) resource(item, 'plugin', item);
   const steps = child(root, 'steps');
@@ -56,6 +69,7 @@ export function parseBlueprint(text: string, file: string): { components: Detect
       const name = child(step, 'step')?.value;
       if (name === 'installPlugin') resource(child(step, 'pluginData') ?? child(step, 'pluginZipFile'), 'plugin', step);
       else if (name === 'installTheme') resource(child(step, 'themeData') ?? child(step, 'themeZipFile'), 'theme', step);
+      else if (name === 'writeFile' || name === 'writeFiles') written(child(step, name === 'writeFile' ? 'path' : 'writeToPath'), step);
     }
   }
   return { components, problems };
