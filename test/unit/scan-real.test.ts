@@ -298,6 +298,13 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
     ]);
   });
 
+  it('a header-less file mapped into mu-plugins is named by its file name, as get_mu_plugins() lists it', async () => {
+    put('env/0-sandbox.php', '<?php\nadd_filter( "x", "__return_true" );\n');
+    put('.wp-env.json', json({ mappings: { 'wp-content/mu-plugins/0-sandbox.php': './env/0-sandbox.php' } }));
+    const r = await scanWorkspace(root);
+    assert.deepEqual(r.components.map((c) => [c.slug, c.name, c.mustUse]), [['0-sandbox', '0-sandbox.php', true]]);
+  });
+
   it('blueprints: the plugins shorthand and install steps naming wordpress.org items, at their line', async () => {
     put('.wordpress-org/blueprints/blueprint.json', json({
       landingPage: '/wp-admin/',

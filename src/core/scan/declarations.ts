@@ -131,6 +131,8 @@ export async function readLocalSource(ctx: Ctx, dir: string, c: DetectedComponen
     found = c.kind === 'plugin' ? info.plugin : info.theme;
   } else if (c.kind === 'plugin' && abs.endsWith('.php') && (await ctx.fs.exists(abs))) {
     found = (await readPluginHeaders(ctx, abs)) ?? undefined;
+    // get_mu_plugins(): a must-use file without a header is listed under its file name.
+    if (!found && c.mustUse && c.name === null) c.name = path.basename(abs);
   }
   if (!found) return;
   const nameHeader = c.kind === 'plugin' ? 'Plugin Name' : 'Theme Name';
