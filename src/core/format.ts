@@ -25,7 +25,7 @@ export function formatMemoryKb(kb: number): string {
 }
 
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return (Math.round(n) || 0).toLocaleString('en-US'); // never "-0"
 }
 
 /** The singular or the plural form for a count: `plural(n, l10n.t('1 component'), l10n.t('{0} components', n))`. */
@@ -38,9 +38,12 @@ export function countNoun(n: number, singular: string, pluralForm = `${singular}
   return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
 }
 
-/** An added cost with its sign: "+3 ms", and a negative one as the formatter writes it ("-0.3 ms"), never "+-0.3 ms". */
-export function signed(value: number, text: string): string {
-  return value < 0 ? text : `+${text}`;
+/**
+ * An added cost with its sign: "+3 ms", and a negative one as the formatter wrote it ("-0.3 ms"), never "+-0.3 ms".
+ * Decided on the text, so a value that rounds to zero reads "+0", whatever its sign was.
+ */
+export function signed(text: string): string {
+  return /^[-−]/.test(text) ? text : `+${text}`;
 }
 
 export function formatContext(c: ContextMeasurement | null): { ttfb: string; memory: string; queries: string } {

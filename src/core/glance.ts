@@ -147,7 +147,7 @@ export function inlineText(outcome: LookupOutcome | undefined, lookup: LookupDec
   else {
     const m = result.record.contexts[context];
     const where = contextLabel(context).toLowerCase();
-    text = m ? l10n.t('{0} · +{1} {2}', result.record.grade ?? '?', formatMs(m.ttfbDeltaMs), where) : l10n.t('{0} · not measured ({1})', result.record.grade ?? '?', where);
+    text = m ? l10n.t('{0} · {1} {2}', result.record.grade ?? '?', signed(formatMs(m.ttfbDeltaMs)), where) : l10n.t('{0} · not measured ({1})', result.record.grade ?? '?', where);
   }
   return outcome?.stale ? l10n.t('{0} (stale)', text) : text;
 }
@@ -254,7 +254,7 @@ export function compareTable(items: CompareInput[]): { columns: CompareColumn[];
       });
       rows.push({
         label: `${contextLabel(ctx)} · ${metricLabel(metric)}`,
-        cells: values.map((v, i) => (v === null ? cellsEmpty(columns[i]) : signed(v, formatMetric(v, metric)))),
+        cells: values.map((v, i) => (v === null ? cellsEmpty(columns[i]) : signed(formatMetric(v, metric)))),
         best: bestOf(metric === 'ttfb' ? apiOnly(values) : values, true),
       });
     }

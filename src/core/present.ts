@@ -113,12 +113,12 @@ export function accessibleSummary(outcome: LookupOutcome | undefined): string {
 /** "+3 ms TTFB · +1.0 MB · +2 queries" (or "+1 query"). */
 function deltaLine(ttfbMs: number, memoryKb: number, queries: number): string {
   // A local measurement can be below its baseline: "-0.3 ms", never "+-0.3 ms".
-  const ttfb = signed(ttfbMs, formatMs(ttfbMs));
-  const memory = signed(memoryKb, formatMemoryKb(memoryKb));
+  const ttfb = signed(formatMs(ttfbMs));
+  const memory = signed(formatMemoryKb(memoryKb));
   return plural(
     Math.round(queries),
     l10n.t('{0} TTFB · {1} · +1 query', ttfb, memory),
-    l10n.t('{0} TTFB · {1} · {2} queries', ttfb, memory, signed(queries, formatCount(queries))),
+    l10n.t('{0} TTFB · {1} · {2} queries', ttfb, memory, signed(formatCount(queries))),
   );
 }
 

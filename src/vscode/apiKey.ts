@@ -58,8 +58,11 @@ export class ApiKeyStore implements vscode.Disposable {
     try {
       await save();
     } catch (err) {
-      this.cached = before.cached;
-      this.loaded = before.loaded;
+      // Put the old value back, unless a later write has replaced ours meanwhile.
+      if (this.cached === value) {
+        this.cached = before.cached;
+        this.loaded = before.loaded;
+      }
       throw err;
     }
     this.emitter.fire();

@@ -72,9 +72,14 @@ export function registerCommands(
     // as a change too: its refusal and the block are forgotten. The store reports the change once (its listener
     // applies it); the command waits for that, and never applies it a second time.
     const saveKey = async () => {
-      await bench.bindKeyToCurrentOrigin();
-      await keys.set(key);
-      await bench.whenSettled();
+      const unbind = await bench.bindKeyToCurrentOrigin();
+      try {
+        await keys.set(key);
+      } catch (err) {
+        await unbind();
+        throw err;
+      }
+      await bench.whenKeyApplied();
     };
     if (!bench.hasApiUrl) {
       await saveKey();

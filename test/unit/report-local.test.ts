@@ -135,6 +135,8 @@ describe('a local measurement below its baseline', () => {
     assert.equal(row('Homepage · Memory').cells[0], '-0.001 MB');
     assert.equal(row('Homepage · Queries').cells[0], '+0 queries');
     assert.equal(contextLine(localAsBenchmark(below), 'homepage'), '-0.3 ms TTFB · -0.001 MB · +0 queries');
+    // A median that rounds to zero from below reads "+0", never "+-0" or "-0".
+    assert.equal(contextLine(localAsBenchmark(local('tiny', 0, 0, -0.4)), 'homepage'), '+0 ms TTFB · +0 MB · +0 queries');
     const j = judge({
       components: [comp('below', 'wp-content/plugins/below/below.php')],
       outcomes: new Map([['plugin/below', { kind: 'plugin', slug: 'below', result: { state: 'not-in-dataset', kind: 'plugin', slug: 'below' }, stale: false, fromCache: false }]]),

@@ -131,6 +131,9 @@ describe('scan: Composer packages of any vendor', () => {
     const starter = json({ require: { 'wpackagist-plugin/safe-svg': '^2' }, extra: { 'installer-paths': { '../../plugins/{$name}': ['type:wordpress-plugin'] } } });
     const inside = analyzeComposer({ text: starter, file: 'wp-content/themes/starter/composer.json' }, null);
     assert.deepEqual([keys(inside), inside.problems], [['plugin:safe-svg'], []]);
+    // From the theme's own folder: `../starter/plugins/x` comes back into the theme (never loaded), `../../plugins` leaves it.
+    const back = json({ require: { 'wpackagist-plugin/back-in': '*', 'wpackagist-plugin/out': '*' }, extra: { 'installer-paths': { '../starter/plugins/{$name}': ['wpackagist-plugin/back-in'], '../../plugins/{$name}': ['wpackagist-plugin/out'] } } });
+    assert.deepEqual(keys(analyzeComposer({ text: back, file: 'wp-content/themes/starter/composer.json' }, null, undefined, { ownFolder: true })), ['plugin:out']);
     const above = analyzeComposer({ text: starter, file: 'site/composer.json' }, null);
     assert.deepEqual(keys(above), []);
     assert.match(above.problems[0]?.message ?? '', /would install outside the repository \("\.\.\/\.\.\/plugins\/safe-svg"\)/);
@@ -161,6 +164,26 @@ describe('scan: Composer packages of any vendor', () => {
     assert.deepEqual(keys(live!).sort(), ['plugin:safe-svg', 'plugin:wordfence']);
     const whole = await parseDeclarationDocument(file, fs.readFileSync(file, 'utf8'), 'wp-content/themes/starter/composer.json');
     assert.deepEqual(keys(whole!).sort(), ['plugin:query-monitor', 'plugin:safe-svg', 'plugin:wordfence'], 'a site composer.json counts every package');
+  });
+
+  it("a theme's composer.json is never read through a link out of the workspace (the file, or the theme folder)", async function () {
+    if (process.platform === 'win32') this.skip();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-outside-'));
+    try {
+      const declares = json({ require: { 'wpackagist-plugin/secret-plugin': '*' }, extra: { 'installer-paths': { '../../plugins/{$name}': ['type:wordpress-plugin'] } } });
+      fs.writeFileSync(path.join(outside, 'composer.json'), declares);
+      fs.mkdirSync(path.join(outside, 'client-theme'));
+      fs.writeFileSync(path.join(outside, 'client-theme', 'style.css'), '/*\nTheme Name: Client\n*/');
+      fs.writeFileSync(path.join(outside, 'client-theme', 'composer.json'), declares);
+      put('wp-content/themes/inside/style.css', '/*\nTheme Name: Inside\n*/');
+      fs.symlinkSync(path.join(outside, 'composer.json'), path.join(root, 'wp-content/themes/inside/composer.json'));
+      fs.symlinkSync(path.join(outside, 'client-theme'), path.join(root, 'wp-content/themes/client-theme'));
+      const r = await scanWorkspace(root);
+      assert.equal(find(r, 'plugin', 'secret-plugin'), undefined, 'nothing declared outside the workspace is listed');
+      assert.deepEqual(r.problems.filter((p) => /symbolic link to a file outside the workspace/.test(p.message)).map((p) => p.file), ['wp-content/themes/inside/composer.json']);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('a 150,000-entry composer.json neither overflows the stack nor costs the folder its other components', async function () {
@@ -298,11 +321,11 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
     ]);
   });
 
-  it('a header-less file mapped into mu-plugins is named by its file name, as get_mu_plugins() lists it', async () => {
+  it('a header-less file mapped into mu-plugins is named by its file name there, as get_mu_plugins() lists it', async () => {
     put('env/0-sandbox.php', '<?php\nadd_filter( "x", "__return_true" );\n');
-    put('.wp-env.json', json({ mappings: { 'wp-content/mu-plugins/0-sandbox.php': './env/0-sandbox.php' } }));
+    put('.wp-env.json', json({ mappings: { 'wp-content/mu-plugins/sandbox.php': './env/0-sandbox.php' } }));
     const r = await scanWorkspace(root);
-    assert.deepEqual(r.components.map((c) => [c.slug, c.name, c.mustUse]), [['0-sandbox', '0-sandbox.php', true]]);
+    assert.deepEqual(r.components.map((c) => [c.slug, c.name, c.mustUse]), [['sandbox', 'sandbox.php', true]]);
   });
 
   it('blueprints: the plugins shorthand and install steps naming wordpress.org items, at their line', async () => {
@@ -318,6 +341,9 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
         { step: 'writeFiles', writeToPath: '/wordpress/wp-content/themes/stylish-press', filesTree: { resource: 'literal:directory', name: 'x', files: {} } },
         { step: 'writeFile', path: '/wordpress/wp-content/themes/stylish-press/style.css', data: '/* Theme Name: Stylish */' },
         { step: 'writeFile', path: '/wordpress/wp-config-extra.php', data: '' },
+        // Into a plugin this blueprint installs from wordpress.org: part of that item, no note.
+        { step: 'writeFile', path: '/wordpress/wp-content/plugins/gutenberg/extra.php', data: '' },
+        { step: 'writeFiles', writeToPath: '/wordpress/wp-content/plugins/', filesTree: { resource: 'literal:directory', name: 'x', files: {} } },
       ],
     }));
     const r = await scanWorkspace(root);
@@ -325,12 +351,13 @@ describe('scan: .wp-env.json anywhere, blueprints, content roots', () => {
     const file = '.wordpress-org/blueprints/blueprint.json';
     for (const c of r.components) assert.deepEqual([c.locations[0].source, at(file, c.locations[0])], ['blueprint', c.slug]);
     // What is not a wordpress.org item is said, never counted.
-    assert.equal(r.problems.length, 4, JSON.stringify(r.problems));
+    assert.equal(r.problems.length, 5, JSON.stringify(r.problems));
     assert.ok(r.problems.every((p) => p.file === file));
     const written = r.problems.filter((p) => /Blueprint writes/.test(p.message)).map((p) => [p.message, p.severity]);
     assert.deepEqual(written, [
       ['Blueprint writes a must-use plugin ("0-demo.php") from its own files: not a wordpress.org item; WP Bench cannot look it up', 'info'],
       ['Blueprint writes a theme ("stylish-press") from its own files: not a wordpress.org item; WP Bench cannot look it up', 'info'],
+      ['Blueprint writes plugins from its own files: not wordpress.org items; WP Bench cannot look them up', 'info'],
     ]);
     assert.deepEqual(parseBlueprint('{"steps": [', 'b.json').problems.length, 1);
   });

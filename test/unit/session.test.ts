@@ -362,4 +362,30 @@ describe('workspace session: the key and its API origin', () => {
     assert.equal(api.sent.length, 1);
     s.dispose();
   });
+
+  it('a key that could not be saved leaves the old key bound to its old address (the undo of the binding)', async () => {
+    const { host, sessionHost } = fakeHost(fakeApi(), { slugs: [] });
+    host.keyOrigin = 'http://127.0.0.1:9';
+    host.settingsValue = { ...host.settingsValue, apiUrl: 'http://127.0.0.1:10/api' };
+    const s = new WorkspaceSession(sessionHost);
+    await s.refreshKeyState();
+    const unbind = await s.bindKeyToCurrentOrigin();
+    assert.equal(host.keyOrigin, 'http://127.0.0.1:10');
+    await unbind(); // the keychain refused the new key
+    assert.equal(host.keyOrigin, 'http://127.0.0.1:9');
+    s.dispose();
+  });
+
+  it('whenKeyApplied() waits for the key change reported last, not for unrelated work', async () => {
+    const api = fakeApi();
+    const { sessionHost } = fakeHost(api, { slugs: ['akismet'] });
+    const s = new WorkspaceSession(sessionHost);
+    await s.refreshKeyState();
+    let applied = false;
+    void s.onKeyChanged().then(() => (applied = true));
+    await s.whenKeyApplied();
+    assert.equal(applied, true);
+    assert.equal(s.keyChangesApplied, 1);
+    s.dispose();
+  });
 });

@@ -43,7 +43,7 @@ export const NO_MEASUREMENT = 'no measurement';
 
 export function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
   if (t.measured === 0) return { ttfb: NO_MEASUREMENT, memory: NO_MEASUREMENT, queries: NO_MEASUREMENT };
-  return { ttfb: signed(t.ttfbDeltaMs, formatMs(t.ttfbDeltaMs)), memory: signed(t.memoryDeltaKb, formatMemoryKb(t.memoryDeltaKb)), queries: signed(t.queriesDelta, formatCount(t.queriesDelta)) };
+  return { ttfb: signed(formatMs(t.ttfbDeltaMs)), memory: signed(formatMemoryKb(t.memoryDeltaKb)), queries: signed(formatCount(t.queriesDelta)) };
 }
 
 export function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {

@@ -363,7 +363,7 @@ function staleNote(v: ComponentVerdict, now: number): string {
 
 function contextSummary(m: ContextMeasurement | null, ctx: ContextName): string {
   if (!m) return `not measured on the ${CONTEXT_LABEL[ctx]}`;
-  return `${signed(m.ttfbDeltaMs, formatMs(m.ttfbDeltaMs))} TTFB, ${signed(m.memoryDeltaKb, formatMemoryKb(m.memoryDeltaKb))}, ${signed(m.queriesDelta, countNoun(m.queriesDelta, 'query', 'queries'))} on the ${CONTEXT_LABEL[ctx]}`;
+  return `${signed(formatMs(m.ttfbDeltaMs))} TTFB, ${signed(formatMemoryKb(m.memoryDeltaKb))}, ${signed(countNoun(m.queriesDelta, 'query', 'queries'))} on the ${CONTEXT_LABEL[ctx]}`;
 }
 
 function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number): Finding[] {

@@ -48,17 +48,35 @@ export function parseBlueprint(text: string, file: string): { components: Detect
     });
   };
 
-  /** A writeFile / writeFiles step into a plugins, mu-plugins or themes folder: code the blueprint brings, said. */
-  const writtenSaid = new Set<string>();
+  /**
+   * A writeFile / writeFiles step into a plugins, mu-plugins or themes folder: code the blueprint brings, said once per
+   * item (at the first write). A write into an item the blueprint installs from wordpress.org is part of that item.
+   */
+  const writes = new Map<string, { node: Node; folder: string; item: string | undefined }>();
   const written = (target: Node | undefined, at: Node) => {
-    const m = typeof target?.value === 'string' ? /(?:^|\/)wp-content\/(plugins|mu-plugins|themes)\/([^/]+)/.exec(target.value) : null;
-    if (!m || writtenSaid.has(`${m[1]}/${m[2]}`)) return; // one note per item, however many files it writes
-    writtenSaid.add(`${m[1]}/${m[2]}`);
-    const what = m[1] === 'themes' ? l10n.t('theme') : m[1] === 'mu-plugins' ? l10n.t('must-use plugin') : l10n.t('plugin');
-    problems.push({
-      ...problemAt(file, index, (target ?? at).offset, l10n.t('Blueprint writes a {0} ("{1}") from its own files: not a wordpress.org item; WP Bench cannot look it up', what, m[2].slice(0, 80))),
-      severity: 'info',
-    });
+    const m = typeof target?.value === 'string' ? /(?:^|\/)wp-content\/(plugins|mu-plugins|themes)(?:\/+([^/]+))?\/*$|(?:^|\/)wp-content\/(plugins|mu-plugins|themes)\/([^/]+)\//.exec(target.value) : null;
+    if (!m) return;
+    const folder = m[1] ?? m[3];
+    const item = m[2] ?? m[4];
+    const key = `${folder}/${item ?? ''}`;
+    if (!writes.has(key)) writes.set(key, { node: target ?? at, folder, item });
+  };
+  const sayWrites = () => {
+    for (const { node, folder, item } of writes.values()) {
+      const slug = item?.replace(/\.php$/, '');
+      if (slug && components.some((c) => c.slug === slug && c.kind === (folder === 'themes' ? 'theme' : 'plugin'))) continue;
+      const name = (item ?? '').slice(0, 80);
+      const message = !item
+        ? folder === 'themes'
+          ? l10n.t('Blueprint writes themes from its own files: not wordpress.org items; WP Bench cannot look them up')
+          : l10n.t('Blueprint writes plugins from its own files: not wordpress.org items; WP Bench cannot look them up')
+        : folder === 'themes'
+          ? l10n.t('Blueprint writes a theme ("{0}") from its own files: not a wordpress.org item; WP Bench cannot look it up', name)
+          : folder === 'mu-plugins'
+            ? l10n.t('Blueprint writes a must-use plugin ("{0}") from its own files: not a wordpress.org item; WP Bench cannot look it up', name)
+            : l10n.t('Blueprint writes a plugin ("{0}") from its own files: not a wordpress.org item; WP Bench cannot look it up', name);
+      problems.push({ ...problemAt(file, index, node.offset, message), severity: 'info' });
+    }
   };
 
   const shorthand = child(root, 'plugins');
@@ -72,5 +90,6 @@ export function parseBlueprint(text: string, file: string): { components: Detect
       else if (name === 'writeFile' || name === 'writeFiles') written(child(step, name === 'writeFile' ? 'path' : 'writeToPath'), step);
     }
   }
+  sayWrites();
   return { components, problems };
 }

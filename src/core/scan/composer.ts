@@ -275,8 +275,11 @@ function installsOutside(file: string, name: string, type: WordPressType, instal
   if (!COMPOSER_NAME.test(name)) return true; // componentAt() reports it
   const target = installPath(name, type, installerName, paths).replace(/\\/g, '/');
   if (/^(?:[a-z]:)?\//i.test(target)) return true;
-  const resolved = path.posix.normalize(target);
-  return resolved === '..' || resolved.startsWith('../');
+  // Resolved from the composer file's folder: `../starter/plugins/x` in `themes/starter` comes back inside.
+  const own = path.posix.dirname(file.replace(/\\/g, '/'));
+  const resolved = path.posix.normalize(path.posix.join(own, target));
+  if (own === '.') return resolved === '..' || resolved.startsWith('../');
+  return resolved !== own && !resolved.startsWith(`${own}/`);
 }
 
 function componentAt(

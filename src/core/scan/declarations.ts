@@ -78,7 +78,17 @@ export async function readComposerPair(ctx: Ctx, dir: string, names: Set<string>
 export async function readOwnComposer(ctx: Ctx, dir: string, names: Set<string>): Promise<void> {
   const jsonFile = path.join(dir, 'composer.json');
   const lockFile = path.join(dir, 'composer.lock');
-  const [json, lock] = await Promise.all([names.has('composer.json') ? readConfig(ctx, jsonFile) : null, names.has('composer.lock') ? readConfig(ctx, lockFile) : null]);
+  // Never read through a link out of the workspace (the theme folder itself, or the file): a theme outside is
+  // reported as such already; a composer file linked out of a theme inside is said here.
+  const inside = async (file: string): Promise<boolean> => {
+    const real = await ctx.fs.realpath(file);
+    if (real && insideRealRoot(ctx, real)) return true;
+    const realDir = await ctx.fs.realpath(dir);
+    if (realDir && insideRealRoot(ctx, realDir)) outsideLink(ctx, file, false);
+    return false;
+  };
+  const read = async (name: string, file: string) => (names.has(name) && (await inside(file)) ? readConfig(ctx, file) : null);
+  const [json, lock] = await Promise.all([read('composer.json', jsonFile), read('composer.lock', lockFile)]);
   if (json === null && lock === null) return;
   if (json !== null) ctx.ownComposerFiles.push(rel(ctx, jsonFile));
   if (lock !== null) ctx.ownComposerFiles.push(rel(ctx, lockFile));
@@ -113,7 +123,7 @@ export async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<vo
     ctx.installerTargets.push({ dir: abs, role: m.role });
     if (abs === ctx.root) ctx.rootMounted = true;
   }
-  await Promise.all(local.map((l) => readLocalSource(ctx, dir, l.component, l.path)));
+  await Promise.all(local.map((l) => readLocalSource(ctx, dir, l.component, l.path, l.listedAs)));
 }
 
 /**
@@ -122,7 +132,7 @@ export async function readWpEnv(ctx: Ctx, dir: string, name: string): Promise<vo
  * an installed plugin. A path that is not there yet (Composer or a build makes it; wporg-main-2022's
  * `./source/wp-content/plugins/*`) keeps what the entry says.
  */
-export async function readLocalSource(ctx: Ctx, dir: string, c: DetectedComponent, relPath: string): Promise<void> {
+export async function readLocalSource(ctx: Ctx, dir: string, c: DetectedComponent, relPath: string, listedAs?: string): Promise<void> {
   const abs = path.resolve(dir, relPath);
   if (!insideRoot(ctx, abs)) return;
   let found: { file: string; headers: Record<string, HeaderMatch> } | undefined;
@@ -132,7 +142,7 @@ export async function readLocalSource(ctx: Ctx, dir: string, c: DetectedComponen
   } else if (c.kind === 'plugin' && abs.endsWith('.php') && (await ctx.fs.exists(abs))) {
     found = (await readPluginHeaders(ctx, abs)) ?? undefined;
     // get_mu_plugins(): a must-use file without a header is listed under its file name.
-    if (!found && c.mustUse && c.name === null) c.name = path.basename(abs);
+    if (!found && c.mustUse && c.name === null) c.name = listedAs ?? path.basename(abs);
   }
   if (!found) return;
   const nameHeader = c.kind === 'plugin' ? 'Plugin Name' : 'Theme Name';

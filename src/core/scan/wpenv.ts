@@ -139,7 +139,8 @@ export function parseWpEnv(
 ): {
   components: DetectedComponent[];
   problems: ScanProblem[];
-  local: { component: DetectedComponent; path: string }[];
+  /** `listedAs`: the file name a mapping gives it in mu-plugins (what get_mu_plugins() lists a header-less file as). */
+  local: { component: DetectedComponent; path: string; listedAs?: string }[];
   /** Local folders mapped as a whole plugins, mu-plugins or themes folder: what they hold is the site's. */
   mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[];
   /** `"wp-content/plugins/NAME": "."`: the folder holding the file is installed as NAME (its slug in WordPress). */
@@ -150,13 +151,13 @@ export function parseWpEnv(
   const problems: ScanProblem[] = [];
   const components: DetectedComponent[] = [];
   /** Components whose source is a folder or file of this repository: their headers give name and version. */
-  const local: { component: DetectedComponent; path: string }[] = [];
+  const local: { component: DetectedComponent; path: string; listedAs?: string }[] = [];
   const mounts: { role: 'plugins' | 'mu-plugins' | 'themes'; path: string }[] = [];
   const selfInstalls: { kind: ComponentKind; slug: string }[] = [];
   const selfEntries: DetectedComponent[] = [];
-  const noteLocal = (c: DetectedComponent, value: unknown) => {
+  const noteLocal = (c: DetectedComponent, value: unknown, listedAs?: string) => {
     const p = typeof value === 'string' ? localRelativePath(value) : null;
-    if (p !== null) local.push({ component: c, path: p });
+    if (p !== null) local.push({ component: c, path: p, ...(listedAs ? { listedAs } : {}) });
   };
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
@@ -225,7 +226,7 @@ export function parseWpEnv(
         // A local file mapped into mu-plugins is the site's own code; a wordpress.org download is the w.org item.
         if (target.mustUse && !(typeof value === 'string' && /^https?:\/\/downloads\.wordpress\.org\//i.test(value))) c.mustUse = true;
         components.push(c);
-        noteLocal(c, value);
+        noteLocal(c, value, target.mustUse ? k.value.replace(/\\/g, '/').split('/').filter(Boolean).pop() : undefined);
         if (isSelfSource(value) && !target.mustUse) selfInstalls.push({ kind: c.kind, slug: c.slug });
       }
     }

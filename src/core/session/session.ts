@@ -327,7 +327,16 @@ export class WorkspaceSession extends DisposableStore {
    * replace the client and drop the first one's answers, and forget a 429 the first one met).
    */
   onKeyChanged(): Promise<void> {
-    return this.tracked(this.keyChanged());
+    const done = this.tracked(this.keyChanged());
+    this.lastKeyChange = done;
+    return done;
+  }
+
+  private lastKeyChange: Promise<void> | undefined;
+
+  /** The key change reported last (by the key store's event), finished: what Set API Key waits for, nothing else. */
+  async whenKeyApplied(): Promise<void> {
+    await this.lastKeyChange?.catch(() => undefined);
   }
 
   private async keyChanged(): Promise<void> {
@@ -689,10 +698,15 @@ export class WorkspaceSession extends DisposableStore {
     return false;
   }
 
-  /** The key was saved or validated for the current address (Set API Key). */
-  async bindKeyToCurrentOrigin(): Promise<void> {
+  /**
+   * The key was saved or validated for the current address (Set API Key). Returns the undo, for a key that could not
+   * be saved after all: the old key stays bound to its old address.
+   */
+  async bindKeyToCurrentOrigin(): Promise<() => Promise<void>> {
+    const before = this.host.keyOrigin();
     await this.host.setKeyOrigin(this.client?.origin);
     this.declined.delete('origin');
+    return async () => void (await this.host.setKeyOrigin(before));
   }
 
   private async mayRequest(count: number): Promise<boolean> {
