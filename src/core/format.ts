@@ -46,6 +46,12 @@ export function signed(text: string): string {
   return /^[-−]/.test(text) ? text : `+${text}`;
 }
 
+export const signedMs = (ms: number): string => signed(formatMs(ms));
+export const signedKb = (kb: number): string => signed(formatMemoryKb(kb));
+export const signedCount = (n: number): string => signed(formatCount(n));
+/** "+1 query", "-3 queries": the signed count with its noun. */
+export const signedQueries = (n: number): string => `${signedCount(n)} ${plural(Math.round(Math.abs(n)), 'query', 'queries')}`;
+
 export function formatContext(c: ContextMeasurement | null): { ttfb: string; memory: string; queries: string } {
   if (!c) {
     const notMeasured = l10n.t('not measured');

@@ -1,7 +1,7 @@
 // "At a glance": what the inline annotations, the site report, the comparison and the HTML report show, computed
 // from a judgement or from outcomes (no vscode, no I/O). Measured values are bars; what is not measured or not
 // benchmarked is listed beside them, never drawn as zero.
-import { formatCount, formatMemoryKb, formatMs, plural, signed } from './format';
+import { formatCount, formatMemoryKb, formatMs, plural, signed, signedMs } from './format';
 import { l10n } from './l10n';
 import type { LookupOutcome } from './lookupService';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName, type LookupDecision } from './model';
@@ -147,7 +147,7 @@ export function inlineText(outcome: LookupOutcome | undefined, lookup: LookupDec
   else {
     const m = result.record.contexts[context];
     const where = contextLabel(context).toLowerCase();
-    text = m ? l10n.t('{0} · {1} {2}', result.record.grade ?? '?', signed(formatMs(m.ttfbDeltaMs)), where) : l10n.t('{0} · not measured ({1})', result.record.grade ?? '?', where);
+    text = m ? l10n.t('{0} · {1} {2}', result.record.grade ?? '?', signedMs(m.ttfbDeltaMs), where) : l10n.t('{0} · not measured ({1})', result.record.grade ?? '?', where);
   }
   return outcome?.stale ? l10n.t('{0} (stale)', text) : text;
 }

@@ -1,6 +1,6 @@
 // What people read about a component: hover markdown, webview HTML, tree text and the site total.
 // Every string from the API is escaped here, so no markdown, HTML or command link from the API can act.
-import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank, plural, signed } from './format';
+import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank, plural, signedCount, signedKb, signedMs } from './format';
 import type { LookupOutcome } from './lookupService';
 import { l10n } from './l10n';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from './model';
@@ -113,12 +113,12 @@ export function accessibleSummary(outcome: LookupOutcome | undefined): string {
 /** "+3 ms TTFB · +1.0 MB · +2 queries" (or "+1 query"). */
 function deltaLine(ttfbMs: number, memoryKb: number, queries: number): string {
   // A local measurement can be below its baseline: "-0.3 ms", never "+-0.3 ms".
-  const ttfb = signed(formatMs(ttfbMs));
-  const memory = signed(formatMemoryKb(memoryKb));
+  const ttfb = signedMs(ttfbMs);
+  const memory = signedKb(memoryKb);
   return plural(
     Math.round(queries),
     l10n.t('{0} TTFB · {1} · +1 query', ttfb, memory),
-    l10n.t('{0} TTFB · {1} · {2} queries', ttfb, memory, signed(formatCount(queries))),
+    l10n.t('{0} TTFB · {1} · {2} queries', ttfb, memory, signedCount(queries)),
   );
 }
 

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ScanProblem } from '../core/model';
-import { plainText } from '../core/report/judge';
+import { plainText } from '../core/report/plain';
 import { DisposableStore } from '../core/session/events';
 import { componentDiagnostic } from '../core/session/surfaces';
 import type { Bench } from './bench';

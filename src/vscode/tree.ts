@@ -5,7 +5,7 @@ import { budgetLines } from '../core/report/formats';
 import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotalLine, summaryText } from '../core/present';
 import { apiBenchmarked, localAsBenchmark, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/localPresent';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
-import { plainText } from '../core/report/judge';
+import { plainText } from '../core/report/plain';
 import { lookupNote } from '../core/scan/lookup';
 import type { Bench, ComponentEntry } from './bench';
 import { hoverFor } from './hover';

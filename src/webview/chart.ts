@@ -7,8 +7,7 @@ import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip, 
 import type { ChartData, ChartMetric } from '../core/glance';
 import type { ContextName } from '../core/model';
 
-/** "+3 ms"; a local measurement below its baseline keeps its own sign ("-0.3 ms", never "+-0.3 ms"). */
-const plus = (display: string) => (/^[-−]/.test(display) ? display : `+${display}`);
+import { signed } from '../core/format';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 
@@ -83,7 +82,7 @@ const valueLabels: Plugin<'bar'> = {
     ctx.textBaseline = 'middle';
     c.getDatasetMeta(0).data.forEach((bar, i) => {
       const b = current.bars[i];
-      if (b) ctx.fillText(plus(b.display), bar.x + 6, bar.y);
+      if (b) ctx.fillText(signed(b.display), bar.x + 6, bar.y);
     });
     ctx.restore();
   },
@@ -114,7 +113,7 @@ function renderChart(current: ChartData): void {
         y: { ticks: { color: fg, autoSkip: false }, grid: { display: false } },
       },
       plugins: {
-        tooltip: { callbacks: { label: (item) => `${plus(current.bars[item.dataIndex].display)} (${Math.round(current.bars[item.dataIndex].share * 100)}%)` } },
+        tooltip: { callbacks: { label: (item) => `${signed(current.bars[item.dataIndex].display)} (${Math.round(current.bars[item.dataIndex].share * 100)}%)` } },
       },
       onClick: (_event, elements) => {
         const hit = elements[0];
@@ -165,7 +164,7 @@ function renderTable(current: ChartData): void {
     button.addEventListener('click', () => open(b.kind, b.slug));
     const action = el('td');
     action.append(button);
-    tr.append(name, el('td', plus(b.display)), el('td', `${Math.round(b.share * 100)}%`), action);
+    tr.append(name, el('td', signed(b.display)), el('td', `${Math.round(b.share * 100)}%`), action);
     body.append(tr);
   }
   const empty = document.getElementById('wpb-empty') as HTMLElement;

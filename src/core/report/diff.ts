@@ -1,6 +1,6 @@
 // `check --diff <ref>`: what the working tree adds or removes compared with a git ref — components and the site
 // total — so a pull request can say "this change adds +90 ms TTFB on the homepage". Pure: no I/O.
-import { countNoun, formatCount, formatMemoryKb, formatMs, plural } from '../format';
+import { countNoun, formatCount, formatMemoryKb, formatMs, plural, signedKb, signedMs, signedQueries } from '../format';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 import type { SiteTotal } from '../present';
 import { CONTEXT_LABEL, itemKey, type ComponentVerdict, type Judgement } from './judge';
@@ -27,21 +27,6 @@ export interface ComponentDiff {
   /** One sentence for people, about `context`. */
   headline: string;
 }
-
-export function signedMs(ms: number): string {
-  return `${ms < 0 ? '-' : '+'}${formatMs(Math.abs(ms))}`;
-}
-export function signedKb(kb: number): string {
-  return `${kb < 0 ? '-' : '+'}${formatMemoryKb(Math.abs(kb))}`;
-}
-export function signedCount(n: number): string {
-  return `${n < 0 ? '-' : '+'}${formatCount(Math.abs(n))}`;
-}
-/** "+1 query", "-3 queries": the signed count with its noun. */
-export function signedQueries(n: number): string {
-  return `${signedCount(n)} ${plural(Math.round(Math.abs(n)), 'query', 'queries')}`;
-}
-
 
 export function diffJudgements(ref: string, base: Judgement, head: Judgement): ComponentDiff {
   const baseKeys = new Map(base.components.map((v) => [itemKey(v.kind, v.slug), v]));

@@ -1,12 +1,12 @@
 // Renderers of a check: a terminal table, JSON (stable, documented in the README), Markdown for pull-request
 // comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
-import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime, signed } from '../format';
+import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime, signedCount, signedKb, signedMs, signedQueries } from '../format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
-import { signedCount, signedKb, signedMs, signedQueries, type ComponentDiff } from './diff';
+import type { ComponentDiff } from './diff';
 import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
-import { pad, problemsSummary, textTable } from './plain';
-import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, RULES, totalSources, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
+import { pad, plainText, problemsSummary, textTable } from './plain';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, RULES, totalSources, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 
 export const REPORT_FORMATS = ['table', 'json', 'markdown', 'sarif', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -43,7 +43,7 @@ export const NO_MEASUREMENT = 'no measurement';
 
 export function totalCells(t: ContextTotal): { ttfb: string; memory: string; queries: string } {
   if (t.measured === 0) return { ttfb: NO_MEASUREMENT, memory: NO_MEASUREMENT, queries: NO_MEASUREMENT };
-  return { ttfb: signed(formatMs(t.ttfbDeltaMs)), memory: signed(formatMemoryKb(t.memoryDeltaKb)), queries: signed(formatCount(t.queriesDelta)) };
+  return { ttfb: signedMs(t.ttfbDeltaMs), memory: signedKb(t.memoryDeltaKb), queries: signedCount(t.queriesDelta) };
 }
 
 export function unmeasuredNote(j: Judgement, ctx: ContextName): string | null {
@@ -407,5 +407,3 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
   const sarif = sarifLog(rules, results, { passed: !j.failed, context: j.config.context, failOn: j.config.failOn, siteTotal: totalSources(j.total), measuredLocally }, opts);
   return JSON.stringify(sarif, null, 2);
 }
-
-export { problemsSummary, textTable };

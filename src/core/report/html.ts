@@ -4,8 +4,9 @@ import { chartData, type ChartData } from '../glance';
 import { countNoun } from '../format';
 import { CONTEXT_NAMES } from '../model';
 import { escapeHtml, markdownLinkTarget } from '../present';
-import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, plainText, totalSources, type ComponentVerdict, type Judgement } from './judge';
-import { contextCells, problemPlace, problemsExplanation, problemsSummary, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
+import { plainText, problemsSummary } from './plain';
+import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, totalSources, type ComponentVerdict, type Judgement } from './judge';
+import { contextCells, problemPlace, problemsExplanation, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
 
 const CSS = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bar: #2f6fbd; --over: #c62828; --ok: #1a7f37; --warn-bg: #fff4d6; }

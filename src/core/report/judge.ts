@@ -1,6 +1,6 @@
 // The judgement of `wp-bench check`: which components are graded worse than the team accepts, whether the site
 // total stays within its budgets, and what could not be judged. Pure: no I/O, no vscode.
-import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan, signed } from '../format';
+import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan, signedKb, signedMs, signedQueries } from '../format';
 import type { LookupOutcome } from '../lookupService';
 import {
   CONTEXT_NAMES,
@@ -363,7 +363,7 @@ function staleNote(v: ComponentVerdict, now: number): string {
 
 function contextSummary(m: ContextMeasurement | null, ctx: ContextName): string {
   if (!m) return `not measured on the ${CONTEXT_LABEL[ctx]}`;
-  return `${signed(formatMs(m.ttfbDeltaMs))} TTFB, ${signed(formatMemoryKb(m.memoryDeltaKb))}, ${signed(countNoun(m.queriesDelta, 'query', 'queries'))} on the ${CONTEXT_LABEL[ctx]}`;
+  return `${signedMs(m.ttfbDeltaMs)} TTFB, ${signedKb(m.memoryDeltaKb)}, ${signedQueries(m.queriesDelta)} on the ${CONTEXT_LABEL[ctx]}`;
 }
 
 function componentFindings(v: ComponentVerdict, config: JudgeConfig, now: number): Finding[] {
@@ -498,5 +498,3 @@ export function judge(input: JudgeInput): Judgement {
     problems,
   };
 }
-
-export { plainText };

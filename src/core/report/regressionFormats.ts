@@ -4,8 +4,8 @@
 import type { LocalRecord } from '../measure/method';
 import { METRIC_NAME, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
 import { escapeHtml } from '../present';
-import { sarifLog, textTable } from './formats';
-import { plainText } from './judge';
+import { sarifLog } from './formats';
+import { plainText, textTable } from './plain';
 import { escapeMarkdown, markdownCode } from './markdownEscape';
 
 export interface RegressionSubject {
