@@ -13,11 +13,12 @@ export const PLAYGROUND_SITE = '/wordpress';
 export const PLAYGROUND_WORK = '/wpbench';
 /**
  * Said with every Playground result. Memory is not claimed comparable: a calibration plugin allocating 4 MB reads
- * within 64 KB of native PHP, but Hello Dolly read +614 KB (homepage) and +775 KB (admin) on Playground against ±0
- * and +1 KB with the php runtime, on the same site (2026-11-25).
+ * within 64 KB of native PHP, but on the same site Hello Dolly read +614 KB (homepage) and +775 KB (admin) on
+ * Playground against ±0 and +1 KB with the php runtime, and Contact Form 7 5.5.6 +2,381 KB (homepage) and +5,054 KB
+ * (admin) against +157 and +211 KB (2026-11-25).
  */
 export const PLAYGROUND_NOTE =
-  'measured through WordPress Playground (PHP in WebAssembly behind a Node proxy): TTFB is less precise than with the native php runtime, and memory can read several hundred KB higher than native PHP for the same component (Hello Dolly: +614 KB against ±0 KB); compare memory within one runtime; queries are comparable';
+  'measured through WordPress Playground (PHP in WebAssembly behind a Node proxy): TTFB is less precise than with the native php runtime, and memory can read several hundred KB to a few MB higher than native PHP for the same component (Contact Form 7: +2,381 KB against +157 KB on the homepage); compare memory within one runtime; queries are comparable';
 
 export interface PlaygroundInfo {
   script: string;
