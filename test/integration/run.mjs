@@ -118,6 +118,9 @@ async function main() {
         } else {
           console.log(`key leak check (${run.name}): no demo key in ${countFiles([userDataDir, workspace])} files of user data, logs, cache and workspace`);
         }
+        // Passed and clean: nothing left in the temp folder. Otherwise kept, for a look at its logs.
+        if (code === 0 && !leaks.length) for (const d of [userDataDir, workspace]) fs.rmSync(d, { recursive: true, force: true });
+        else console.error(`kept for inspection: ${userDataDir}, ${workspace}`);
       }
     } finally {
       emulator.stop();

@@ -27,6 +27,13 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 const vsix = path.resolve(values.vsix ?? path.join(ROOT, `wp-bench-${pkg.version}.vsix`));
 assert.ok(fs.existsSync(vsix), `${vsix} not found: run npm run package`);
 
+/** Temporary folders of this run, removed at its end with the workspace. */
+const made = [];
+const tmpDir = (prefix) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(d);
+  return d;
+};
 let passed = 0;
 let failed = 0;
 async function step(name, fn) {
@@ -241,7 +248,7 @@ for (const target of selectedTargets()) {
     });
 
     await step('wp-bench check --format html: a page for clients, one bar per measured component, synthetic label', async () => {
-      const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-report-')), 'report.html');
+      const out = path.join(tmpDir('wpb-report-'), 'report.html');
       const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', workspace, '--format', 'html', '--output', out, '--fail-on', 'none'], {
         env: { ...process.env, WPBENCH_API_URL: emulator.url, WPBENCH_API_KEY: PRO_KEY },
         encoding: 'utf8',
@@ -262,6 +269,7 @@ for (const target of selectedTargets()) {
   } finally {
     await wb.close();
     emulator.stop();
+    for (const d of [workspace, ...made.splice(0)]) fs.rmSync(d, { recursive: true, force: true });
   }
 }
 console.log(`ui: ${passed} passed, ${failed} failed`);
