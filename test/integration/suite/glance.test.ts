@@ -105,9 +105,11 @@ describe('At a glance', function () {
 
   it('Export Report as HTML: one self-contained file, a bar per measured component', async () => {
     const a = await api();
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-html-')), 'report.html');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpb-html-'));
+    const out = path.join(dir, 'report.html');
     assert.equal(await vscode.commands.executeCommand('wpBench.exportReport', { format: 'html', path: out }), out);
     const html = fs.readFileSync(out, 'utf8');
+    fs.rmSync(dir, { recursive: true, force: true });
     const measured = a.bench.judgement().components.filter((v) => v.state === 'benchmarked' && v.contexts?.homepage).length;
     assert.equal(html.match(/<rect class="bar"/g)?.length, measured);
     assert.doesNotMatch(html, /<script/);
