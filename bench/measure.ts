@@ -46,6 +46,19 @@ export async function figureMeasure(row: RowFn, details: Record<string, unknown>
     row(id, 'measure: 80 ms front-end sleep, native homepage TTFB', `${t} ms (IQR ${sleep.r.local.spread.homepage!.ttfb_ms} ms); activation ${sleep.r.contexts.activation!.ttfb_delta_ms} ms`, '80 ms ± 25 % + 3 ms', check(Math.abs(t - 80) <= 80 * 0.25 + 3));
     const admin = await run('native, admin only', 'admin-only');
     row(id, 'measure: admin-only 2 MB + 3 queries', fmt(admin.r), 'admin 2048 KB ±5 % + 256 / 3 q; others 0', check(memOk(admin.r.contexts.admin!.memory_delta_kb, 2048) && admin.r.contexts.admin!.queries_delta === 3 && admin.r.contexts.homepage!.queries_delta === 0));
+    // The sandbox's cost: the same run without and with bubblewrap, interleaved, median of three each.
+    const secs: Record<'none' | 'auto', number[]> = { none: [], auto: [] };
+    let sandboxName = '';
+    for (let i = 0; i < 3; i++) {
+      for (const sb of i % 2 ? (['auto', 'none'] as const) : (['none', 'auto'] as const)) {
+        const x = await run(`native, do nothing, sandbox ${sb} #${i + 1}`, 'noop', { sandbox: sb, rounds: 5 });
+        secs[sb].push(x.s);
+        if (sb === 'auto') sandboxName = x.r.local.sandbox ?? '';
+      }
+    }
+    const med = (a: number[]) => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)];
+    const ratio = med(secs.auto) / med(secs.none);
+    row(id, `measure: the sandbox's cost (${sandboxName || 'none'} vs none, do-nothing plugin, 5 rounds, median of 3)`, `${med(secs.auto).toFixed(1)} s vs ${med(secs.none).toFixed(1)} s (×${ratio.toFixed(2)})`, '≤ ×1.10', sandboxName === 'bubblewrap' ? check(ratio <= 1.1) : 'not measured');
     const pg = await run('playground, cold, 4 MB + 5 queries', 'memory-queries', { runtime: 'playground' });
     row(id, 'measure: 4 MB + 5 queries plugin, Playground', fmt(pg.r), 'memory ±5 % + 256 KB, queries exact (TTFB less precise)', check(CTX.every((c) => memOk(pg.r.contexts[c]!.memory_delta_kb, 4096) && pg.r.contexts[c]!.queries_delta === 5)));
     row(id, 'measure: one plugin, three contexts, Playground, cold (fresh install)', `${pg.s.toFixed(1)} s`, '≤ 90 s', check(pg.s <= 90));

@@ -2,8 +2,11 @@
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent } from './core/measure/component';
-import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, MeasureError, measure, measureCompare, type MeasureOptions } from './core/measure/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, compareRecords, type RegressionPolicy } from './core/measure/regression';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from './core/measure/engine';
+import { DEFAULT_MAX_REGRESSION_PERCENT, compareRecords, type PairedTtfb, type RegressionPolicy } from './core/measure/regression';
+
+/** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
+export const EXIT_INCONCLUSIVE = 3;
 import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from './core/report/regressionFormats';
 import { loadTeamConfig } from './core/teamConfig';
@@ -41,11 +44,17 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              5 ms, 256 KB or 0 queries, or within the run's own spread, never fail
   --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html
   --db URL                   not supported in this version (SQLite only)
+  --sandbox auto|bubblewrap|none
+                             the native runtime's sandbox (default auto: bubblewrap where it works, else none,
+                             said in the output and the record); bubblewrap: refuse to run without it (exit 8)
 
-Exit codes: 0 measured (with --baseline-ref: no budget exceeded), 1 a budget exceeded (--baseline-ref), 2 usage or nothing to measure at PATH, 6 time limit or interrupted, 7 the component
-(or WordPress) breaks WordPress entirely, 8 no runtime can run (says what to install), 130 Ctrl-C.`;
+Exit codes: 0 measured (with --baseline-ref: no budget exceeded), 1 a budget exceeded (--baseline-ref), 2 usage or nothing to measure at PATH,
+3 inconclusive (--baseline-ref: no budget exceeded, but a TTFB difference too close to the threshold for the run's noise,
+even after a confirmation pass; memory and queries were judged), 6 time limit or interrupted, 7 the component
+(or WordPress) breaks WordPress entirely, 8 no runtime can run (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
+SIGHUP exit 6.`;
 
-const VALUE_FLAGS = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup']);
+const VALUE_FLAGS = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
@@ -61,11 +70,19 @@ function intFlag(flags: Map<string, string | true>, name: string, min: number, m
 
 const signed = (n: number, digits = 0) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;
 
+/** A difference inside the run's own spread (or under the floor) is no finding: it reads "±0.6 ms (within noise)". */
+export const TTFB_NOISE_MS = 1;
+export const MEMORY_NOISE_KB = 16;
+export function withinNoise(x: number, spread: number, floor: number, digits: number, unit: string): string {
+  if (Math.abs(x) <= Math.max(spread, floor)) return `±${Math.abs(x).toFixed(digits)} ${unit} (within noise)`;
+  return `${signed(x, digits)} ${unit}`;
+}
+
 export function measureTable(r: LocalRecord): string {
   const l = r.local;
   const lines: string[] = [];
-  lines.push(`${r.name} (${r.type} ${r.slug}) — measured locally${l.cached ? ' (from the cache)' : ''}: ${l.runtime} runtime, PHP ${l.php_version}, WordPress ${l.wordpress_version}, ${l.rounds} rounds`);
-  const rows = [['CONTEXT', 'TTFB', 'MEMORY', 'QUERIES', 'SPREAD (IQR)']];
+  lines.push(`${r.name} (${r.type} ${r.slug}) — measured locally${l.cached ? ' (from the cache)' : ''}: ${l.runtime} runtime, PHP ${l.php_version}${l.opcache === undefined ? '' : l.opcache ? ' (opcache on)' : ' (opcache off)'}, WordPress ${l.wordpress_version}, ${l.rounds} rounds`);
+  const rows = [['CONTEXT', 'TTFB', 'MEMORY', 'QUERIES', 'SPREAD (IQR)', 'CLEAN SITE']];
   for (const c of CONTEXTS) {
     const m = r.contexts[c];
     if (!m) {
@@ -74,15 +91,36 @@ export function measureTable(r: LocalRecord): string {
       continue;
     }
     const s = l.spread[c]!;
-    rows.push([c, `${signed(m.ttfb_delta_ms, 1)} ms`, `${signed(m.memory_delta_kb)} KB`, signed(m.queries_delta), `${s.ttfb_ms} ms · ${s.memory_kb} KB · ${s.queries} q`]);
+    const b = l.baseline?.[c];
+    rows.push([
+      c,
+      withinNoise(m.ttfb_delta_ms, s.ttfb_ms, TTFB_NOISE_MS, 1, 'ms'),
+      withinNoise(m.memory_delta_kb, s.memory_kb, MEMORY_NOISE_KB, 0, 'KB'),
+      signed(m.queries_delta),
+      `${s.ttfb_ms} ms · ${s.memory_kb} KB · ${s.queries} q`,
+      b ? `${b.ttfb_ms} ms · ${b.memory_kb.toLocaleString('en-US')} KB · ${b.queries} q` : '',
+    ]);
   }
   lines.push(textTable(rows));
   const h = l.activation_hook;
   if (h) lines.push(`Activation hook (once, not in the figures above): ${h.time_ms.toFixed(1)} ms, ${Math.round(h.memory_kb)} KB, ${countNoun(h.queries, 'query', 'queries')}.`);
-  lines.push(r.speed_score ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.` : 'No grade: the activation context was not measured.');
+  const dbErr = Object.entries(l.database_errors ?? {});
+  for (const [c, e] of dbErr) {
+    lines.push(`Warning: ${c}: ${countNoun(e!.per_request, 'database error', 'database errors')} per request that the clean site has not${e!.example ? ` (${e!.example.slice(0, 160)})` : ''}: not representative.`);
+  }
+  lines.push(
+    r.speed_score
+      ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.`
+      : dbErr.length
+        ? 'No grade: database errors made part of the figures.'
+        : 'No grade: the activation context was not measured.',
+  );
   if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
+  if (l.sandbox === 'bubblewrap') lines.push(`Sandbox: bubblewrap (own PID namespace${l.network === 'isolated' ? ' and network' : ''}, read-only system, only the throwaway site writable).`);
+  else if (l.sandbox === 'playground') lines.push('Sandbox: WordPress Playground (PHP compiled to WebAssembly sees only the throwaway site mounted into it).');
+  else if (l.sandbox === 'none') lines.push(`Warning: no sandbox${l.sandbox_note ? ` — ${l.sandbox_note}` : ''}.`);
   for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);
-  lines.push('Deltas of medians against the same clean site without the component; KB are KiB (1024 bytes).');
+  lines.push('Deltas of medians against the same clean site without the component (its own medians in CLEAN SITE); "within noise": inside the run\'s spread; KB are KiB (1024 bytes).');
   return lines.join('\n');
 }
 
@@ -100,6 +138,8 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     if (parsed.positional.length !== 1) throw new UsageError('measure takes exactly one PATH');
     const runtime = parsed.flags.get('--runtime');
     if (runtime !== undefined && runtime !== 'php' && runtime !== 'playground') throw new UsageError('--runtime is php or playground');
+    const sandbox = parsed.flags.get('--sandbox');
+    if (sandbox !== undefined && sandbox !== 'auto' && sandbox !== 'bubblewrap' && sandbox !== 'none') throw new UsageError('--sandbox is auto, bubblewrap or none');
     const json = parsed.flags.has('--json');
     const baselineRef = parsed.flags.get('--baseline-ref') as string | undefined;
     const formatFlag = parsed.flags.get('--format') as string | undefined;
@@ -124,6 +164,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       signal: io.signal,
       cacheDir: io.cacheDir,
       noCache: parsed.flags.has('--no-cache'),
+      sandbox: sandbox as MeasureOptions['sandbox'],
       progress: (line) => {
         // One line per round, not per request.
         const round = /^(round \d+\/\d+|warm-up \d+\/\d+)/.exec(line)?.[1];
@@ -136,21 +177,32 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
         io.err(`wp-bench: ${line}`);
       },
     };
+    if (baselineRef !== undefined) {
+      const small = tooSmallToJudge(options.rounds ?? DEFAULT_ROUNDS, options.warmup ?? DEFAULT_WARMUP);
+      if (small) throw new UsageError(`--baseline-ref: ${small}`);
+    }
     if (baselineRef !== undefined) return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     const record = await measure(options);
     io.out(json ? JSON.stringify(record) : measureTable(record));
     return 0;
   } catch (err) {
+    // With --json, stdout carries a JSON error object too (a CI step parsing stdout never reads nothing).
+    const jsonOut = argv.includes('--json') || argv.some((a, i) => (a === '--format' && argv[i + 1] === 'json') || a === '--format=json');
+    const jsonError = (message: string, code: number) => {
+      if (jsonOut) io.out(JSON.stringify({ error: { message, exit_code: code } }));
+      return code;
+    };
     if (err instanceof UsageError) {
       io.err(`wp-bench: ${err.message}. Run "wp-bench measure --help" for usage.`);
-      return 2;
+      return jsonError(err.message, 2);
     }
     if (err instanceof MeasureError) {
       io.err(`wp-bench: ${err.message}`);
-      return io.signal?.aborted && /interrupted/.test(err.message) ? 130 : err.exitCode;
+      // Ctrl-C is 130, as shells report SIGINT; SIGTERM and SIGHUP are "interrupted" (6), as --help says.
+      return jsonError(err.message, io.signal?.aborted && (io.signal.reason as { byCtrlC?: boolean } | undefined)?.byCtrlC ? 130 : err.exitCode);
     }
     io.err(`wp-bench: measuring failed: ${String((err as Error)?.message ?? err).slice(0, 400)}`);
-    return 6;
+    return jsonError(`measuring failed: ${String((err as Error)?.message ?? err).slice(0, 400)}`, 6);
   }
 }
 
@@ -161,8 +213,10 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
 async function runRegression(options: MeasureOptions, ref: string, format: string, failPct: number | undefined, io: MeasureIo): Promise<number> {
   let component;
   try {
-    component = await detectComponent(path.resolve(io.cwd, options.path));
+    // Reads only the first bytes of regular files (a FIFO is never opened); Ctrl-C stops it.
+    component = await detectComponent(path.resolve(io.cwd, options.path), io.signal);
   } catch (err) {
+    if (io.signal?.aborted) throw io.signal.reason instanceof MeasureError ? io.signal.reason : new MeasureError('interrupted', 6);
     if (err instanceof ComponentNotFoundError) throw new MeasureError(err.message, 2);
     throw err;
   }
@@ -193,8 +247,10 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
       maxRegressionPercent: failPct ?? team.config.measure?.maxRegressionPercent ?? DEFAULT_MAX_REGRESSION_PERCENT,
       ceilings: team.config.measure?.ceilings ?? {},
     };
-    const { current, baseline } = await measureCompare(options, refPath, `${abs} at ${ref}`);
-    const report = compareRecords(current, baseline, policy);
+    // TTFB the noise cannot decide at the threshold gets one confirmation pass before any verdict.
+    const confirm = (cur: LocalRecord, base: LocalRecord, paired: PairedTtfb) => compareRecords(cur, base, policy, paired).inconclusive.length > 0;
+    const { current, baseline, paired } = await measureCompare({ ...options, confirm }, refPath, `${abs} at ${ref}`);
+    const report = compareRecords(current, baseline, policy, paired);
     const prefix = (await repoPrefix(dir)) ?? '';
     const mainName = component.mainFile;
     const subject: RegressionSubject = { ref, commit: snapshot.commit, current, baseline, report, mainFile: [prefix, mainName].filter(Boolean).join('/') };
@@ -209,7 +265,7 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
               ? regressionHtml(subject)
               : regressionTable(subject);
     io.out(text);
-    return report.exceeded.length ? 1 : 0;
+    return report.exceeded.length ? 1 : report.inconclusive.length ? EXIT_INCONCLUSIVE : 0;
   } finally {
     await snapshot.dispose();
   }
@@ -218,10 +274,24 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
 /** The signal the real process wires to Ctrl-C (SIGINT) and SIGTERM; `dispose` removes the handlers. */
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
-  const on = () => ac.abort(new MeasureError('interrupted: the throwaway site was stopped and removed', 6));
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.on(s, on);
-  return { signal: ac.signal, dispose: () => signals.forEach((s) => process.off(s, on)) };
+  const handlers = signals.map((s) => {
+    const on = () => ac.abort(Object.assign(new MeasureError(`interrupted (${s}): the throwaway site was stopped and removed`, 6), { byCtrlC: s === 'SIGINT' }));
+    process.on(s, on);
+    return [s, on] as const;
+  });
+  return { signal: ac.signal, dispose: () => handlers.forEach(([s, on]) => process.off(s, on)) };
+}
+
+/**
+ * Why a comparison with these settings cannot be judged, or undefined. One measured round has no spread to tell noise
+ * from a change, and without warm-up the first requests' one-time work (caches, transients) lands in the figures:
+ * both gave false regressions. At least 3 rounds and 1 warm-up round.
+ */
+export function tooSmallToJudge(rounds: number, warmup: number): string | undefined {
+  if (rounds < 3) return `${rounds} measured round${rounds === 1 ? '' : 's'} cannot tell a change from noise; use --rounds 3 or more (default ${DEFAULT_ROUNDS})`;
+  if (warmup < 1) return 'without a warm-up round the first requests\' one-time work counts as cost; use --warmup 1 or more (default 2)';
+  return undefined;
 }
 
 export const measureSearchFrom = (dirname: string) => [dirname, path.dirname(dirname)];

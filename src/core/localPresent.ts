@@ -93,7 +93,16 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
   }
   lines.push('');
   const facts = [localWords(r), l10n.t('{0} runtime', r.local.runtime), l10n.t('{0} rounds', r.local.rounds)];
+  if (r.local.opcache !== undefined) facts.push(r.local.opcache ? l10n.t('opcache on') : l10n.t('opcache off'));
+  // What held the component's PHP (records from before the sandbox say nothing).
+  if (r.local.sandbox === 'bubblewrap') facts.push(l10n.t('sandboxed (bubblewrap)'));
+  else if (r.local.sandbox === 'none') facts.push(l10n.t('no sandbox'));
   lines.push(`_${facts.map(escapeMarkdown).join(' · ')}_`);
+  const dbErr = CONTEXT_NAMES.filter((c) => r.local.database_errors?.[c]);
+  if (dbErr.length) {
+    const parts = dbErr.map((c) => `${contextLabel(c)}: ${l10n.t('{0} database errors per request', r.local.database_errors![c]!.per_request)}`);
+    lines.push('', escapeMarkdown(l10n.t('⚠ Not representative (database errors the clean site has not): {0}', parts.join('; '))));
+  }
   const why = CONTEXT_NAMES.filter((c) => r.local.null_reasons[c]).map((c) => `${contextLabel(c)}: ${r.local.null_reasons[c]!.reason}`);
   if (why.length) lines.push('', escapeMarkdown(l10n.t('Not measured: {0}', why.join('; '))));
   if (local.stale) lines.push('', l10n.t('⚠ Stale: its files changed since this measurement.') + (opts.link ? ` ${measureLink(r.type, local.slug, l10n.t('Measure again'))}` : ''));

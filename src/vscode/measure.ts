@@ -93,15 +93,20 @@ export class MeasureCommand {
     const ac = new AbortController();
     const running: RunningMeasure = { slug: t.slug, steps: [], cancel: () => ac.abort() };
     this.running = running;
-    const hash = await hashOfPath(t.source);
+    let hash: string | undefined;
     try {
-      // Checked before anything is started: a component gone since the scan is not measured at all.
-      if (hash === undefined) throw new MeasureChildError(vscode.l10n.t('{0} holds no plugin or theme any more. Run WP Bench: Refresh and pick it again.', t.source), 2);
       const record = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('WP Bench: measuring {0} locally', t.name), cancellable: true },
-        (progress, token) => {
+        async (progress, token) => {
           token.onCancellationRequested(() => ac.abort());
           progress.report({ message: vscode.l10n.t('starting') });
+          // Hashed here, under the notification: Cancel stops it (the walk never opens a FIFO or follows a link loop).
+          hash = await hashOfPath(t.source, ac.signal).catch((err: unknown) => {
+            if (ac.signal.aborted) throw new MeasureChildError((err as Error)?.message ?? 'cancelled', null, true);
+            throw err;
+          });
+          // Checked before anything is started: a component gone since the scan is not measured at all.
+          if (hash === undefined) throw new MeasureChildError(vscode.l10n.t('{0} holds no plugin or theme any more. Run WP Bench: Refresh and pick it again.', t.source), 2);
           const folder = this.bench.folderOf(t.source) ?? path.dirname(t.source);
           return runMeasureChild({
             node: process.execPath,
@@ -123,7 +128,7 @@ export class MeasureCommand {
           });
         },
       );
-      await this.bench.local.set(t.kind, t.slug, t.source, hash, record);
+      await this.bench.local.set(t.kind, t.slug, t.source, hash!, record);
       void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)));
       return { status: 'measured', record };
     } catch (err) {

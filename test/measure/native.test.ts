@@ -67,6 +67,24 @@ describe('wp-bench measure with the native php runtime', function () {
     assert.ok(r.local.activation_hook && r.local.activation_hook.error === null);
   });
 
+  it('opcache is off in php -S (the cli-server SAPI), and the record says so', async () => {
+    const r = await measure(opts(path.join(FIX, 'noop'), { rounds: 3 }));
+    assert.equal(r.local.opcache, false);
+    assert.deepEqual(r.local.database_errors, {});
+  });
+
+  it('database errors the clean site has not mark every context "not representative", with no estimated grade', async () => {
+    const r = await measure(opts(path.join(FIX, 'db-errors'), { rounds: 3 }));
+    for (const c of ['activation', 'homepage', 'admin'] as const) {
+      const e = r.local.database_errors?.[c];
+      assert.ok(e, `${c} marked`);
+      assert.equal(e.per_request, 3, `${c}: three failed queries per request`);
+      assert.equal(e.baseline_per_request, 0);
+      assert.match(e.example ?? '', /wpbench_missing_table/);
+    }
+    assert.equal(r.speed_score, null, 'no grade on figures database errors made');
+  });
+
   it('4 MB and 5 queries on every request: memory within ±5 % + 256 KB, queries exact, in all three contexts', async () => {
     const r = await measure(opts(path.join(FIX, 'memory-queries')));
     for (const c of ['activation', 'homepage', 'admin'] as const) {
@@ -267,7 +285,9 @@ describe('wp-bench measure with the native php runtime', function () {
       child.on('exit', () => reject(new Error(`exited before round 2: ${stderr}`)));
     });
     assert.ok(root && port && pid, stderr);
-    assert.ok(existsSync(root!) && alive(pid!) && (await listening(port!)), 'running before Ctrl-C');
+    // In the sandbox the site listens inside its own network, reached through the relay's Unix socket.
+    const reachable = (await listening(port!)) || existsSync(path.join(root!, 'work', 'site.sock'));
+    assert.ok(existsSync(root!) && alive(pid!) && reachable, 'running before Ctrl-C');
     child.kill('SIGINT');
     assert.equal(await exited, 130, stderr);
     assert.equal(existsSync(root!), false, 'temp folder removed');

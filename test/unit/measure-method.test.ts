@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseRecord } from '../../src/core/api/record';
-import { CONTEXTS, apiTime, buildRecord, contextFigures, contextSpread, estimateGrade, iqr, median, quantile, type ContextSamples, type Sample } from '../../src/core/measure/method';
+import { CONTEXTS, apiTime, buildRecord, contextFigures, contextSpread, databaseErrors, estimateGrade, iqr, median, quantile, sideOrder, type ContextSamples, type Sample } from '../../src/core/measure/method';
 
 const s = (ttfbMs: number, memoryBytes: number, queries: number): Sample => ({ ttfbMs, memoryBytes, queries });
 
@@ -125,5 +125,62 @@ describe('measure method: the record', () => {
 
   it('apiTime is UTC YYYY-MM-DD HH:MM:SS', () => {
     assert.equal(apiTime(new Date('2026-11-25T10:00:09.999Z')), '2026-11-25 10:00:09');
+  });
+});
+
+describe('sideOrder: a balanced order of the sides', () => {
+  it('three sides: over six rounds each comes first twice and directly follows each other side twice', () => {
+    const sides = ['baseline', 'measured', 'ref'] as const;
+    const first = new Map<string, number>();
+    const follows = new Map<string, number>();
+    for (let r = 0; r < 6; r++) {
+      const o = sideOrder(sides, r);
+      assert.deepEqual([...o].sort(), [...sides].sort(), `round ${r} holds every side once`);
+      first.set(o[0], (first.get(o[0]) ?? 0) + 1);
+      for (let i = 1; i < o.length; i++) follows.set(`${o[i - 1]}>${o[i]}`, (follows.get(`${o[i - 1]}>${o[i]}`) ?? 0) + 1);
+    }
+    assert.deepEqual([...first.values()], [2, 2, 2]);
+    assert.equal(follows.size, 6, 'every ordered pair occurs');
+    for (const [pair, n] of follows) assert.equal(n, 2, pair);
+  });
+
+  it('the old rotation fails that test (the check can fail): measured always followed baseline', () => {
+    const rotation = (sides: readonly string[], r: number) => sides.map((_, i) => sides[(i + r) % sides.length]);
+    const pairs = new Set<string>();
+    for (let r = 0; r < 6; r++) {
+      const o = rotation(['baseline', 'measured', 'ref'], r);
+      for (let i = 1; i < o.length; i++) pairs.add(`${o[i - 1]}>${o[i]}`);
+    }
+    assert.equal(pairs.has('measured>baseline'), false);
+    assert.equal(pairs.size, 3);
+  });
+
+  it('two sides alternate who goes first; rounds past the cycle repeat it; the warm-up offset is harmless', () => {
+    assert.deepEqual(sideOrder(['b', 'm'], 0), ['b', 'm']);
+    assert.deepEqual(sideOrder(['b', 'm'], 1), ['m', 'b']);
+    assert.deepEqual(sideOrder(['a', 'b', 'c'], 7), sideOrder(['a', 'b', 'c'], 1));
+    assert.notDeepEqual(sideOrder(['a', 'b', 'c'], 0)[0], sideOrder(['a', 'b', 'c'], 1)[0]);
+  });
+});
+
+describe('databaseErrors: errors the clean site has not', () => {
+  const e = (dbErrors: number, dbError: string | null = null): Sample => ({ ttfbMs: 1, memoryBytes: 1, queries: 1, dbErrors, dbError });
+  it('marks a context whose measured side fails queries the baseline does not, with an example', () => {
+    const r = databaseErrors({ baseline: [e(0), e(0), e(0)], measured: [e(12, "Table 'wp_yoast_indexable' doesn't exist"), e(12), e(12)] });
+    assert.deepEqual(r, { per_request: 12, baseline_per_request: 0, example: "Table 'wp_yoast_indexable' doesn't exist" });
+  });
+  it('errors both sides share (WordPress itself) are no mark; none at all is none', () => {
+    assert.equal(databaseErrors({ baseline: [e(1), e(1)], measured: [e(1), e(1)] }), null);
+    assert.equal(databaseErrors({ baseline: [s(1, 1, 1)], measured: [s(1, 1, 1)] }), null);
+  });
+  it('buildRecord: a marked context takes the grade away and is listed in local.database_errors', () => {
+    const ok = { baseline: [e(0)], measured: [e(0)] };
+    const bad = { baseline: [e(0)], measured: [e(3, 'no such table')] };
+    const local = { runtime: 'php', wordpress_version: '6.1.9', php_version: '8.2', rounds: 1, warmup_rounds: 0, baseline_theme: 't', activation_hook: null, duration_s: 1 };
+    const r = buildRecord({ slug: 'x', kind: 'plugin', name: 'X', version: null }, { activation: ok, homepage: bad, admin: ok }, local, new Date(0));
+    assert.deepEqual(Object.keys(r.local.database_errors ?? {}), ['homepage']);
+    assert.equal(r.speed_score, null);
+    const clean = buildRecord({ slug: 'x', kind: 'plugin', name: 'X', version: null }, { activation: ok, homepage: ok, admin: ok }, local, new Date(0));
+    assert.equal(clean.speed_score?.grade, 'A');
   });
 });

@@ -2,7 +2,7 @@
 // break, and the five report formats of `measure --baseline-ref` with hostile names.
 import * as assert from 'node:assert/strict';
 import { buildRecord, type ContextSamples, type LocalRecord, type Sample } from '../../src/core/measure/method';
-import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression } from '../../src/core/measure/regression';
+import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression, lowerBoundRank, pairedBound, pairedVerdict } from '../../src/core/measure/regression';
 import { measureTable, runMeasureCli } from '../../src/measureCli';
 import { PLAYGROUND_NOTE } from '../../src/core/measure/playgroundRuntime';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../../src/core/report/regressionFormats';
@@ -146,5 +146,93 @@ describe('measure: the table says what it measured, in words that are true', () 
     assert.doesNotMatch(table, /memory and queries are comparable/);
     r.local.activation_hook = { ...r.local.activation_hook, queries: 2 };
     assert.match(measureTable(r), /, 2 queries\./);
+  });
+});
+
+describe('measure --baseline-ref: TTFB on paired differences', () => {
+  it('lowerBoundRank: the sign test order statistic (9 pairs: the 2nd smallest; 5: the smallest; never below 1)', () => {
+    assert.equal(lowerBoundRank(9), 2);
+    assert.equal(lowerBoundRank(5), 1);
+    assert.equal(lowerBoundRank(3), 1);
+    // 18 pairs (a confirmation pass): P(Bin(18, ½) ≤ 5) ≈ 4.8 % ≤ 5 %, P(≤ 6) ≈ 11.9 %: the 6th smallest
+    assert.equal(lowerBoundRank(18), 6);
+  });
+
+  it('an unchanged plugin on a noisy machine: median within the allowance, no failure', () => {
+    const noisy = [-14, 9, -3, 12, -8, 2, 15, -11, 4];
+    assert.equal(pairedVerdict(noisy, 5).verdict, 'ok');
+  });
+
+  it('a clear +25 ms: the lower bound is over the allowance, a regression', () => {
+    const v = pairedVerdict([31, 22, 27, 19, 40, 24, 26, 12, 29], 5);
+    assert.equal(v.verdict, 'regression');
+    assert.equal(v.bound.lower, 19);
+  });
+
+  it('over the allowance in the median but not in its bound: inconclusive, never a failure', () => {
+    const v = pairedVerdict([-20, 3, 8, 9, 7, 30, -12, 6, 11], 5);
+    assert.equal(v.verdict, 'inconclusive');
+    assert.deepEqual(pairedBound([3, 1, 2]), { n: 3, median: 2, lower: 1 });
+  });
+
+  it('compareRecords with pairs: a fixed order bias of +12 ms in the medians does not fail when the pairs say noise', () => {
+    // The records' medians differ by 12 ms (what a biased order produced); the paired differences are centred on 0.
+    const before = record('Acme', 10, 1000, 2);
+    const after = record('Acme', 22, 1000, 2);
+    const without = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} });
+    assert.ok(without.exceeded.some((e) => e.metric === 'ttfbMs'), 'the median rule alone fails it');
+    const paired = { activation: [1, -2, 0.5], homepage: [2, -1, 0], admin: [-1, 1, 0] };
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, paired);
+    assert.deepEqual(r.exceeded, []);
+    assert.deepEqual(r.inconclusive, []);
+    const row = r.rows.find((x) => x.context === 'homepage' && x.metric === 'ttfbMs')!;
+    assert.deepEqual(row.paired, { n: 3, median: 0, lower: -1 });
+    assert.equal(row.allowed, 5, 'the allowance is the percentage or the floor, not widened by the noise');
+  });
+
+  it('inconclusive rows: exit 3 material in every format, PASSED never said', () => {
+    const before = record('Acme', 10, 1000, 2);
+    const after = record('Acme', 16, 1000, 2);
+    const paired = { activation: [-30, 20, 8], homepage: [0, 0, 0], admin: [0, 0, 0] };
+    const report = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, paired);
+    assert.equal(report.inconclusive.length, 1);
+    assert.equal(report.exceeded.length, 0);
+    const subject: RegressionSubject = { ref: 'main', commit: 'a'.repeat(40), current: after, baseline: before, report };
+    assert.match(regressionTable(subject), /INCONCLUSIVE: 1 TTFB difference too close to the threshold/);
+    assert.match(regressionTable(subject), /Inconclusive: activation TTFB: request by request \+8\.0 ms/);
+    assert.doesNotMatch(regressionTable(subject), /PASSED/);
+    const j = JSON.parse(regressionJson(subject));
+    assert.equal(j.passed, false);
+    assert.deepEqual(j.inconclusive[0].paired, { n: 3, median: 8, lower: -30 });
+    assert.match(regressionMarkdown(subject), /⚠️ inconclusive/);
+  });
+});
+
+describe('measure table: figures people can read', () => {
+  it('differences inside the spread read "within noise"; clear ones keep their sign; the clean site\'s own figures are shown', () => {
+    const r = record('Acme', 0.6, -1, 0);
+    const table = measureTable(r);
+    assert.match(table, /±0\.6 ms \(within noise\)/);
+    assert.match(table, /±1 KB \(within noise\)/);
+    assert.doesNotMatch(table, /−1 KB/);
+    assert.match(table, /CLEAN SITE/);
+    assert.match(table, /40 ms · 4,000 KB · 10 q/);
+    const heavy = measureTable(record('Acme', 30, 4096, 5));
+    assert.match(heavy, /\+30\.0 ms/);
+    assert.match(heavy, /\+4096 KB/);
+    assert.doesNotMatch(heavy, /within noise\) +\+/);
+  });
+
+  it('--json prints a JSON error object on stdout when it fails', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runMeasureCli(['/nonexistent/wpbench-nothing-here', '--json'], { out: (t: string) => out.push(t), err: (t: string) => err.push(t), env: { PATH: process.env.PATH }, cwd: process.cwd(), cacheDir: '/nonexistent-wpbench-cache' } as never);
+    assert.equal(code, 2);
+    const j = JSON.parse(out.join('\n'));
+    assert.equal(j.error.exit_code, 2);
+    assert.match(j.error.message, /does not exist/);
+    const usage: string[] = [];
+    assert.equal(await runMeasureCli(['a', 'b', '--json'], { out: (t: string) => usage.push(t), err: () => undefined, env: {}, cwd: process.cwd(), cacheDir: '/x' } as never), 2);
+    assert.equal(JSON.parse(usage.join('')).error.exit_code, 2);
   });
 });

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HEADER_BYTES, PLUGIN_HEADER_NAMES, THEME_HEADER_NAMES, parseFileHeaders } from '../scan/headers';
 import { pluginFileSlug } from '../scan/text';
+import { isInside, readHead, throwIfAborted } from './tree';
 
 export interface MeasuredComponent {
   kind: 'plugin' | 'theme';
@@ -24,20 +25,21 @@ export interface MeasuredComponent {
 
 export class ComponentNotFoundError extends Error {}
 
-async function head(file: string): Promise<Buffer | null> {
-  const fh = await fs.open(file, 'r').catch(() => null);
-  if (!fh) return null;
-  try {
-    const buf = Buffer.alloc(HEADER_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, HEADER_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
+/**
+ * The first HEADER_BYTES of a regular file; null for anything else (a FIFO's open() would block for good, a device
+ * never ends) and, with `within` (a real folder path), for a link out of that folder: the copy leaves those out.
+ */
+async function head(file: string, within?: string, signal?: AbortSignal): Promise<Buffer | null> {
+  throwIfAborted(signal);
+  if (within !== undefined) {
+    const real = await fs.realpath(file).catch(() => undefined);
+    if (!real || !isInside(within, real)) return null;
   }
+  return readHead(file, HEADER_BYTES);
 }
 
-async function pluginHeader(file: string): Promise<Record<string, string> | null> {
-  const bytes = await head(file);
+async function pluginHeader(file: string, within?: string, signal?: AbortSignal): Promise<Record<string, string> | null> {
+  const bytes = await head(file, within, signal);
   if (!bytes) return null;
   const h = parseFileHeaders(bytes, PLUGIN_HEADER_NAMES);
   return h['Plugin Name'] ? h : null;
@@ -57,24 +59,31 @@ async function buildWarnings(c: MeasuredComponent): Promise<MeasuredComponent> {
   return c;
 }
 
-/** Finds the component at p, or throws ComponentNotFoundError saying what was looked for. */
-export async function detectComponent(p: string): Promise<MeasuredComponent> {
-  return buildWarnings(await findComponent(p));
+/**
+ * Finds the component at p, or throws ComponentNotFoundError saying what was looked for. Reads only the first bytes
+ * of regular files (never opens a FIFO or a device); rejects with the signal's reason when it aborts.
+ */
+export async function detectComponent(p: string, signal?: AbortSignal): Promise<MeasuredComponent> {
+  const c = await findComponent(p, signal);
+  throwIfAborted(signal);
+  return buildWarnings(c);
 }
 
-async function findComponent(p: string): Promise<MeasuredComponent> {
+async function findComponent(p: string, signal?: AbortSignal): Promise<MeasuredComponent> {
+  throwIfAborted(signal);
   const abs = path.resolve(p);
   const st = await fs.stat(abs).catch(() => null);
   if (!st) throw new ComponentNotFoundError(`${abs} does not exist (looked for a plugin folder, a plugin's PHP file or a theme folder)`);
   if (st.isFile()) {
     if (!/\.php$/i.test(abs)) throw new ComponentNotFoundError(`${abs} is not a PHP file (looked for a "Plugin Name:" header in a .php file)`);
-    const h = await pluginHeader(abs);
+    const h = await pluginHeader(abs, undefined, signal);
     if (!h) throw new ComponentNotFoundError(`${abs} has no "Plugin Name:" header in its first 8 KiB`);
     const dir = path.dirname(abs);
     // A main file inside its own folder (the folder holds nothing else that is a plugin's main file): copy the folder.
     const siblings = (await fs.readdir(dir)).filter((f) => /\.php$/i.test(f));
+    const realDir = await fs.realpath(dir);
     const others = [];
-    for (const f of siblings) if (f !== path.basename(abs) && (await pluginHeader(path.join(dir, f)))) others.push(f);
+    for (const f of siblings) if (f !== path.basename(abs) && (await pluginHeader(path.join(dir, f), realDir, signal))) others.push(f);
     const folder = path.basename(dir);
     const ownFolder = others.length === 0 && folder !== 'plugins' && folder !== 'mu-plugins' && (siblings.length > 1 || slugOf(folder) === slugOf(path.basename(abs)));
     return {
@@ -91,15 +100,17 @@ async function findComponent(p: string): Promise<MeasuredComponent> {
   }
   if (!st.isDirectory()) throw new ComponentNotFoundError(`${abs} is neither a file nor a folder`);
   const entries = await fs.readdir(abs);
+  // Only what the copy takes: regular files, or links that stay inside the folder.
+  const real = await fs.realpath(abs);
   // WordPress reads plugin headers from the PHP files at the top of a plugin's folder, in name order.
   for (const f of entries.filter((e) => /\.php$/i.test(e)).sort()) {
-    const h = await pluginHeader(path.join(abs, f));
+    const h = await pluginHeader(path.join(abs, f), real, signal);
     if (h) {
       return { kind: 'plugin', slug: slugOf(path.basename(abs)), name: h['Plugin Name'], version: h.Version || null, source: abs, singleFile: false, mainFile: f, template: null };
     }
   }
   if (entries.includes('style.css')) {
-    const bytes = await head(path.join(abs, 'style.css'));
+    const bytes = await head(path.join(abs, 'style.css'), real, signal);
     const h = bytes ? parseFileHeaders(bytes, THEME_HEADER_NAMES) : null;
     if (h && h['Theme Name']) {
       return { kind: 'theme', slug: slugOf(path.basename(abs)), name: h['Theme Name'], version: h.Version || null, source: abs, singleFile: false, mainFile: 'style.css', template: h.Template || null };

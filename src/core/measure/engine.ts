@@ -18,12 +18,15 @@ import {
   type SqliteSource,
 } from './environment';
 import { siteRequest } from './http';
-import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason, type Sample } from './method';
+import { CONTEXTS, buildRecord, sideOrder, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason, type Sample } from './method';
 import { startPhpServer } from './phpRuntime';
 import { findPlayground, startPlaygroundServer, PLAYGROUND_PHP, PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK, type PlaygroundInfo } from './playgroundRuntime';
 import type { RuntimeName, RuntimeServer } from './runtime';
 import { ACTIVATE_PATH, BOOT_PATH, INSTALL_PATH, buildSite, makeTempRoot, removeSite, type Site } from './site';
 import { MeasureCache, componentHash } from './cache';
+import { TreeLimitError, skippedLine } from './tree';
+import type { PairedTtfb } from './regression';
+import { chooseSandbox, killMarked, type SandboxChoice, type SandboxProbe } from './sandbox';
 
 export const DEFAULT_ROUNDS = 9;
 export const DEFAULT_WARMUP = 2;
@@ -56,6 +59,14 @@ export interface MeasureOptions {
   progress?: (line: string) => void;
   cacheDir?: string;
   noCache?: boolean;
+  /** the native runtime's sandbox: auto (bubblewrap where it works; default), bubblewrap (required) or none */
+  sandbox?: SandboxChoice;
+  /**
+   * A comparison (`measureCompare`): asked once after the measured rounds with the two records and the paired TTFB
+   * differences; true runs a confirmation pass of as many rounds again on the same site (then the records are made
+   * from all rounds).
+   */
+  confirm?: (current: LocalRecord, ref: LocalRecord, paired: PairedTtfb) => boolean;
   /** test hook: told about each temp folder and server as they are made */
   onResource?: (r: { root?: string; pid?: number; port?: number }) => void;
 }
@@ -64,9 +75,9 @@ export interface MeasureOptions {
  * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
  * exception): the servers still running are killed and the temporary folders removed, synchronously.
  */
-const live = { pids: new Set<number>(), roots: new Set<string>() };
+const live = { pids: new Set<number>(), roots: new Set<string>(), markers: new Set<string>() };
 let exitHookInstalled = false;
-function track(r: { root?: string; pid?: number }): void {
+function track(r: { root?: string; pid?: number; marker?: string }): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {
@@ -77,6 +88,7 @@ function track(r: { root?: string; pid?: number }): void {
           /* already gone */
         }
       }
+      for (const m of live.markers) killMarked(m);
       for (const root of live.roots) {
         try {
           rmSync(root, { recursive: true, force: true, maxRetries: 3 });
@@ -88,6 +100,7 @@ function track(r: { root?: string; pid?: number }): void {
   }
   if (r.pid) live.pids.add(r.pid);
   if (r.root) live.roots.add(r.root);
+  if (r.marker) live.markers.add(r.marker);
 }
 
 const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
@@ -100,6 +113,8 @@ interface Environment {
   core: string;
   wpVersion: string;
   sqlite: SqliteSource;
+  /** the native runtime's sandbox (Playground is one of its own) */
+  sandbox: SandboxProbe;
 }
 
 const INSTALL_HINT = [
@@ -139,16 +154,25 @@ async function findEnvironment(o: MeasureOptions): Promise<Environment> {
 
   if (o.runtime === 'php' || o.runtime === undefined) {
     const php = await tryPhp();
-    if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, sqlite: sqlite! };
+    if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, sqlite: sqlite!, sandbox: await nativeSandbox(o) };
     if (o.runtime === 'php') throw new MeasureError(`the php runtime cannot run: ${php}. To measure, ${INSTALL_HINT}`, 8);
     const pg = tryPlayground();
     if (typeof pg === 'string') throw new MeasureError(`no runtime can run: ${php}; ${pg}. To measure, ${INSTALL_HINT}`, 8);
     o.progress?.(`php runtime not usable (${php}); using WordPress Playground`);
-    return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' } };
+    return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
   }
   const pg = tryPlayground();
   if (typeof pg === 'string') throw new MeasureError(`the playground runtime cannot run: ${pg}`, 8);
-  return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' } };
+  return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
+}
+
+/** Playground's PHP is WebAssembly: it sees only the folders mounted into it and has no process to start. */
+const PLAYGROUND_SANDBOX: SandboxProbe = { name: 'playground', why: 'WordPress Playground (PHP compiled to WebAssembly, only its mounted folders visible) is its own sandbox' };
+
+async function nativeSandbox(o: MeasureOptions): Promise<SandboxProbe> {
+  const s = await chooseSandbox(o.sandbox ?? 'auto', o.env);
+  if (o.sandbox === 'bubblewrap' && s.name !== 'bubblewrap') throw new MeasureError(`--sandbox bubblewrap: ${s.why}`, 8);
+  return s;
 }
 
 interface Probe {
@@ -157,6 +181,8 @@ interface Probe {
   status: number;
   location: string | null;
   error: string | null;
+  db_errors?: number;
+  db_error?: string | null;
 }
 
 type Outcome = { ok: Sample } | { fail: NullReason };
@@ -166,19 +192,46 @@ function abortError(signal: AbortSignal): MeasureError {
   return r instanceof MeasureError ? r : new MeasureError('interrupted', 6);
 }
 
-async function detect(p: string, what = ''): Promise<MeasuredComponent> {
+async function detect(p: string, what = '', signal?: AbortSignal): Promise<MeasuredComponent> {
   try {
-    return await detectComponent(p);
+    return await detectComponent(p, signal);
   } catch (err) {
     if (err instanceof ComponentNotFoundError) throw new MeasureError(`${what}${err.message}`, 2);
     throw err;
   }
 }
 
+/**
+ * Runs `body` under the run's deadline, started before anything reads the component (detection, hashing, copying:
+ * a hostile tree must not outlast --timeout-s or Ctrl-C): the time limit or the caller's abort, whichever comes
+ * first. `body` gets the options with that deadline as their signal (run() then links its own to it). An abort, or
+ * a walk past its caps (TreeLimitError), ends as a MeasureError.
+ */
+async function underDeadline<T>(o: MeasureOptions, body: (o: MeasureOptions, signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const timeoutS = o.timeoutS ?? DEFAULT_TIMEOUT_S;
+  const timer = setTimeout(() => ac.abort(new MeasureError(`the time limit of ${timeoutS} s was reached (--timeout-s)`, 6)), timeoutS * 1000);
+  const onOuterAbort = () => ac.abort(o.signal?.reason instanceof MeasureError ? o.signal.reason : new MeasureError('interrupted', 6));
+  if (o.signal?.aborted) onOuterAbort();
+  o.signal?.addEventListener('abort', onOuterAbort);
+  try {
+    return await body({ ...o, signal: ac.signal }, ac.signal);
+  } catch (err) {
+    if (ac.signal.aborted) throw abortError(ac.signal);
+    if (err instanceof TreeLimitError) throw new MeasureError(err.message, 2);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
 /** Measures one component; throws MeasureError (with its exit code) when it cannot. */
 export async function measure(o: MeasureOptions): Promise<LocalRecord> {
-  const component = await detect(path.resolve(o.cwd, o.path));
-  return (await run(o, component)).current;
+  return underDeadline(o, async (od, signal) => {
+    const component = await detect(path.resolve(o.cwd, o.path), '', signal);
+    return (await run(od, component)).current;
+  });
 }
 
 export interface ComparedRecords {
@@ -186,6 +239,8 @@ export interface ComparedRecords {
   current: LocalRecord;
   /** the other copy (`--baseline-ref`), measured in the same run against the same clean site */
   baseline: LocalRecord;
+  /** per context, the paired TTFB differences (working tree − REF, ms), one per measured round */
+  paired: PairedTtfb;
 }
 
 /**
@@ -195,24 +250,28 @@ export interface ComparedRecords {
  * result cache is not used (a comparison is always measured).
  */
 export async function measureCompare(o: MeasureOptions, refPath: string, refLabel = 'the baseline'): Promise<ComparedRecords> {
-  const component = await detect(path.resolve(o.cwd, o.path));
-  const ref = await detect(path.resolve(o.cwd, refPath), `${refLabel}: `);
-  if (ref.kind !== component.kind) throw new MeasureError(`${refLabel} holds a ${ref.kind}, the working tree a ${component.kind}: nothing to compare`, 2);
-  if (ref.kind === 'plugin' && ref.singleFile !== component.singleFile) throw new MeasureError(`${refLabel} is ${ref.singleFile ? 'a single-file plugin' : 'a plugin folder'}, the working tree not: nothing to compare`, 2);
-  const out = await run({ ...o, noCache: true }, component, { ...ref, slug: component.slug });
-  return { current: out.current, baseline: out.ref! };
+  return underDeadline(o, async (od, signal) => {
+    const component = await detect(path.resolve(o.cwd, o.path), '', signal);
+    const ref = await detect(path.resolve(o.cwd, refPath), `${refLabel}: `, signal);
+    if (ref.kind !== component.kind) throw new MeasureError(`${refLabel} holds a ${ref.kind}, the working tree a ${component.kind}: nothing to compare`, 2);
+    if (ref.kind === 'plugin' && ref.singleFile !== component.singleFile) throw new MeasureError(`${refLabel} is ${ref.singleFile ? 'a single-file plugin' : 'a plugin folder'}, the working tree not: nothing to compare`, 2);
+    const out = await run({ ...od, noCache: true }, component, { ...ref, slug: component.slug });
+    return { current: out.current, baseline: out.ref!, paired: out.paired ?? {} };
+  });
 }
 
-async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord }> {
+async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb }> {
   const started = Date.now();
   const progress = o.progress ?? (() => undefined);
   for (const w of component.warnings ?? []) progress(`warning: ${w}`);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
   const warmup = o.warmup ?? DEFAULT_WARMUP;
   const env = await findEnvironment(o);
+  // o.signal is the deadline measure()/measureCompare() started before detection: it bounds the hashing too.
+  if (o.signal?.aborted) throw abortError(o.signal);
 
   const cache = o.cacheDir ? new MeasureCache(o.cacheDir) : undefined;
-  const hash = await componentHash(component);
+  const hash = await componentHash(component, { signal: o.signal });
   const cacheKey = MeasureCache.key({ component: hash, wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
   if (cache && !o.noCache && !refComponent) {
     const hit = await cache.get(cacheKey, component.slug);
@@ -222,18 +281,15 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     }
   }
 
-  // One deadline and one abort for the whole run: the caller's (Ctrl-C) or the time limit.
-  const ac = new AbortController();
-  const timeoutS = o.timeoutS ?? DEFAULT_TIMEOUT_S;
-  const timer = setTimeout(() => ac.abort(new MeasureError(`the time limit of ${timeoutS} s was reached (--timeout-s)`, 6)), timeoutS * 1000);
-  const onOuterAbort = () => ac.abort(o.signal?.reason instanceof MeasureError ? o.signal.reason : new MeasureError('interrupted', 6));
-  if (o.signal?.aborted) onOuterAbort();
-  o.signal?.addEventListener('abort', onOuterAbort);
-  const signal = ac.signal;
+  // One deadline and one abort for the whole run (the caller's Ctrl-C or the time limit): underDeadline's signal.
+  const signal = o.signal ?? new AbortController().signal;
   const check = () => {
     if (signal.aborted) throw abortError(signal);
   };
 
+  // Every process of the run carries this marker (found and killed afterwards when there is no sandbox).
+  const runId = crypto().randomBytes(12).toString('hex');
+  track({ marker: runId });
   let root: string | undefined;
   let server: RuntimeServer | undefined;
   let startP: Promise<RuntimeServer> | undefined;
@@ -249,17 +305,21 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       ref: refComponent,
       sqlite: env.sqlite,
       phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
+      signal,
+      onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
     });
     check();
     // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
     // same core, integration and baseline theme is copied instead (it holds no data of the user's).
     const template = cache ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
     const dbFile = path.join(site.workDir, 'db', 'site.sqlite');
-    if (template && existsSync(template)) await fs.copyFile(template, dbFile);
+    const templateBytes = template ? await cache!.readTemplate(template, (l) => progress(`warning: ${l}`)) : undefined;
+    if (templateBytes) await fs.writeFile(dbFile, templateBytes);
     progress(env.runtime === 'php' ? 'starting php -S on 127.0.0.1' : 'starting WordPress Playground (its first requests are slow)');
+    progress(sandboxLine(env.sandbox));
     startP =
       env.runtime === 'php'
-        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })))
+        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), env.sandbox, runId)
         : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
     server = await raceAbort(startP, signal);
     o.onResource?.({ port: server.port, pid: server.pid });
@@ -267,7 +327,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     const srv = server;
 
     const reqTimeout = 120_000;
-    const get = (p: string, headers: Record<string, string> = {}) => siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal);
+    const get = (p: string, headers: Record<string, string> = {}) => siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal, srv.socketPath);
     const serverDied = (err: unknown) => {
       if (signal.aborted) return abortError(signal);
       return new MeasureError(`the site stopped answering (${(err as Error).message}); server output: ${srv.log().trim().slice(-600) || '(none)'}`, 7);
@@ -277,7 +337,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     const inst = await get(`${INSTALL_PATH}?key=${site.key}`).catch((e) => {
       throw serverDied(e);
     });
-    let installed: { wp_version: string; php_version: string; installed_now: boolean; cookies: Record<string, string> };
+    let installed: { wp_version: string; php_version: string; installed_now: boolean; opcache?: boolean; cookies: Record<string, string> };
     try {
       installed = JSON.parse(inst.body);
     } catch {
@@ -300,6 +360,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       let hook: LocalRecord['local']['activation_hook'] = null;
       try {
         hook = JSON.parse(act.body);
+        // Rounded as every figure of the record (ms to 0.1, whole KiB).
+        if (hook && typeof hook.time_ms === 'number') hook.time_ms = Math.round(hook.time_ms * 10) / 10;
+        if (hook && typeof hook.memory_kb === 'number') hook.memory_kb = Math.round(hook.memory_kb);
       } catch {
         /* reported below */
       }
@@ -336,21 +399,22 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       }
       if (res.status >= 400) return { fail: { reason: `HTTP ${res.status}`, status: res.status, php_error: await phpErrorText(site, res.body, srv) } };
       if (!probe || probe.queries === null) return { fail: { reason: 'the request left no measurement (WordPress did not load)', status: res.status } };
-      return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries } };
+      return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries, dbErrors: probe.db_errors ?? 0, dbError: probe.db_error ?? null } };
     };
 
     const sides: Side[] = refComponent ? ['baseline', 'measured', 'ref'] : ['baseline', 'measured'];
     const samples = Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [], measured: [], ref: [] }])) as unknown as Record<MeasureContext, Record<Side, Sample[]>>;
     const failed: Record<'measured' | 'ref', Partial<Record<MeasureContext, NullReason>>> = { measured: {}, ref: {} };
-    const total = warmup + rounds;
-    for (let r = 0; r < total; r++) {
+    let total = warmup + rounds;
+    const runRounds = async (from: number) => {
+    for (let r = from; r < total; r++) {
       const warm = r < warmup;
       for (const ctx of CONTEXTS) {
         if (failed.measured[ctx] && (!refComponent || failed.ref[ctx])) continue;
         check();
-        progress(warm ? `warm-up ${r + 1}/${warmup}: ${ctx}` : `round ${r - warmup + 1}/${rounds}: ${ctx}`);
-        // Rotate which side goes first so drift hits every side alike.
-        const order = sides.map((_, i) => sides[(i + r) % sides.length]);
+        progress(warm ? `warm-up ${r + 1}/${warmup}: ${ctx}` : `round ${r - warmup + 1}/${total - warmup}: ${ctx}`);
+        // A balanced order: every side follows every other side equally often (see sideOrder).
+        const order = sideOrder(sides, r);
         for (const side of order) {
           if (side !== 'baseline' && failed[side][ctx]) continue;
           const out = await one(ctx, side);
@@ -369,6 +433,8 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
         }
       }
     }
+    };
+    await runRounds(0);
 
     const info = {
       runtime: env.runtime,
@@ -378,6 +444,10 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       rounds,
       warmup_rounds: warmup,
       baseline_theme: site.baseTheme,
+      opcache: installed.opcache === true,
+      sandbox: env.sandbox.name,
+      network: srv.network === 'none' ? ('isolated' as const) : ('host' as const),
+      ...(env.sandbox.name === 'none' ? { sandbox_note: `${env.sandbox.why ?? 'no sandbox'}: the component's PHP could do whatever your user can` } : {}),
       duration_s: Math.round((Date.now() - started) / 100) / 10,
     };
     const at = new Date();
@@ -388,23 +458,49 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
         { ...info, activation_hook: hook, ...(c.warnings?.length ? { warnings: c.warnings } : {}) },
         at,
       );
-    const record = recordOf(component, 'measured', activationHook);
-    const refRecord = refComponent ? recordOf(refComponent, 'ref', refHook) : undefined;
+    let record = recordOf(component, 'measured', activationHook);
+    let refRecord = refComponent ? recordOf(refComponent, 'ref', refHook) : undefined;
+    // Paired TTFB differences (working tree − REF), request by request in the same round.
+    const pairedTtfb = (): PairedTtfb =>
+      Object.fromEntries(
+        CONTEXTS.filter((c) => !failed.measured[c] && !failed.ref[c]).map((c) => {
+          const n = Math.min(samples[c].measured.length, samples[c].ref.length);
+          return [c, Array.from({ length: n }, (_, i) => samples[c].measured[i].ttfbMs - samples[c].ref[i].ttfbMs)];
+        }),
+      );
+    // A comparison the noise cannot decide at the threshold gets one confirmation pass of as many rounds again.
+    if (refComponent && refRecord && o.confirm?.(record, refRecord, pairedTtfb())) {
+      progress(`TTFB too close to the threshold to decide: a confirmation pass of ${rounds} more rounds`);
+      total += rounds;
+      await runRounds(warmup + rounds);
+      info.rounds = total - warmup;
+      info.duration_s = Math.round((Date.now() - started) / 100) / 10;
+      record = recordOf(component, 'measured', activationHook);
+      refRecord = recordOf(refComponent, 'ref', refHook);
+    }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
-    return { current: record, ref: refRecord };
+    return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb() } : {}) };
   } catch (err) {
     if (signal.aborted) throw abortError(signal);
     throw err;
   } finally {
-    clearTimeout(timer);
-    o.signal?.removeEventListener('abort', onOuterAbort);
     // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
     if (!server && startP) server = await startP.catch(() => undefined);
     if (server) await server.stop();
+    // Unsandboxed, a server that failed to start may still have left children: found by the run's marker.
+    if (env.sandbox.name === 'none' && env.runtime === 'php') killMarked(runId);
+    live.markers.delete(runId);
     if (root) await removeSite(root);
     if (server?.pid) live.pids.delete(server.pid);
     if (root) live.roots.delete(root);
   }
+}
+
+/** The progress line saying what holds the component's PHP. */
+export function sandboxLine(s: SandboxProbe): string {
+  if (s.name === 'bubblewrap') return 'sandbox: bubblewrap (own PID namespace, read-only system, only the throwaway site writable, no home or cache folder)';
+  if (s.name === 'playground') return 'sandbox: WordPress Playground (WebAssembly PHP, only the throwaway site mounted)';
+  return `warning: no sandbox — ${s.why ?? 'none available'}; the component's PHP can do whatever your user can`;
 }
 
 /** Resolves like p, or rejects as soon as the signal aborts (p keeps running; its result is cleaned up by the caller). */

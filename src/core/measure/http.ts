@@ -11,12 +11,13 @@ export interface SiteResponse {
 
 const MAX_BODY = 4 * 1024 * 1024;
 
-export function siteRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<SiteResponse> {
+/** `socketPath`: the site is reached through a Unix socket (the sandbox's relay), the URL only names the path. */
+export function siteRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal, socketPath?: string): Promise<SiteResponse> {
   const url = new URL(pathAndQuery, baseUrl);
   if (url.hostname !== '127.0.0.1') return Promise.reject(new Error(`refusing to request ${url.hostname}: the site listens on 127.0.0.1 only`));
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const req = http().request(url, { method: 'GET', headers: { ...headers, Connection: 'close' }, agent: false, timeout: timeoutMs, signal }, (res) => {
+    const req = http().request(url, { method: 'GET', headers: { ...headers, Connection: 'close' }, agent: false, timeout: timeoutMs, signal, ...(socketPath ? { socketPath } : {}) }, (res) => {
       const ttfbMs = Number(process.hrtime.bigint() - t0) / 1e6;
       const chunks: Buffer[] = [];
       let size = 0;

@@ -13,6 +13,30 @@ export interface Sample {
   ttfbMs: number;
   memoryBytes: number;
   queries: number;
+  /** database errors during the request (wpdb's $EZSQL_ERROR), and the first one's text */
+  dbErrors?: number;
+  dbError?: string | null;
+}
+
+/** A context whose measured side had database errors the baseline had not: its figures are not representative. */
+export interface DatabaseErrors {
+  /** errors per request of the measured side (median) and of the baseline */
+  per_request: number;
+  baseline_per_request: number;
+  /** the first error's text, shortened */
+  example: string | null;
+}
+
+/**
+ * Database errors of the measured side that the baseline has not (a plugin whose tables the database refuses, a
+ * query the SQLite translation cannot run): retries and fallbacks then count as cost, so the context is marked.
+ */
+export function databaseErrors(s: ContextSamples): DatabaseErrors | null {
+  const m = median(s.measured.map((x) => x.dbErrors ?? 0));
+  const b = median(s.baseline.map((x) => x.dbErrors ?? 0));
+  if (!(m > b) && !(Math.max(...s.measured.map((x) => x.dbErrors ?? 0)) > Math.max(0, ...s.baseline.map((x) => x.dbErrors ?? 0)))) return null;
+  const example = s.measured.find((x) => x.dbError)?.dbError ?? null;
+  return { per_request: Math.round(m), baseline_per_request: Math.round(b), example: example ? example.slice(0, 300) : null };
 }
 
 export interface ContextSamples {
@@ -38,6 +62,28 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * The order of the sides in round r. A fixed rotation made one side always follow the same other side (with three
+ * sides, the working tree always followed the clean site and REF always followed the working tree), and a request
+ * inherits its predecessor's after-effects: an unchanged plugin read +9 to +21 ms. So the rounds cycle through every
+ * permutation (2 sides: 2, 3 sides: 6): over each full cycle every side comes first equally often and every side
+ * directly follows every other side equally often.
+ */
+export function sideOrder<T>(sides: readonly T[], round: number): T[] {
+  const perms = permutations(sides);
+  return perms[((round % perms.length) + perms.length) % perms.length];
+}
+
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  const out: T[][] = [];
+  xs.forEach((x, i) => {
+    for (const rest of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...rest]);
+  });
+  // Consecutive rounds differ in who goes first: 2 sides alternate; 3 sides start A, B, C, A, B, C.
+  return xs.length === 3 ? [out[0], out[2], out[4], out[1], out[3], out[5]] : out;
 }
 
 /** Quantile with linear interpolation between closest ranks (the "type 7" definition). */
@@ -113,6 +159,16 @@ export interface LocalInfo {
   rounds: number;
   warmup_rounds: number;
   baseline_theme: string;
+  /** contexts whose measured side had database errors the baseline had not ("not representative"; no grade then) */
+  database_errors?: Partial<Record<MeasureContext, DatabaseErrors>>;
+  /** whether opcache was on (WP Bench turns it off: compiled code counts in memory); absent in older records */
+  opcache?: boolean;
+  /** what held the component's PHP: bubblewrap, none, or playground (WebAssembly); absent in older records */
+  sandbox?: 'bubblewrap' | 'none' | 'playground';
+  /** isolated: the sandbox's own network (loopback only; WP Bench reaches the site through a Unix socket); host: the machine's */
+  network?: 'isolated' | 'host';
+  /** with no sandbox: why, and what the code could reach */
+  sandbox_note?: string;
   spread: Record<MeasureContext, ContextSpread | null>;
   /** the baseline's medians: what the clean site costs, for scale */
   baseline: Record<MeasureContext, ContextSpread | null>;
@@ -154,8 +210,13 @@ export function buildRecord(
   const spread = {} as Record<MeasureContext, ContextSpread | null>;
   const baseline = {} as Record<MeasureContext, ContextSpread | null>;
   const reasons: Partial<Record<MeasureContext, NullReason>> = {};
+  const dbErrors: Partial<Record<MeasureContext, DatabaseErrors>> = {};
   for (const c of CONTEXTS) {
     const v = contexts[c];
+    if (!('reason' in v)) {
+      const e = databaseErrors(v);
+      if (e) dbErrors[c] = e;
+    }
     if ('reason' in v) {
       figures[c] = null;
       spread[c] = null;
@@ -177,7 +238,8 @@ export function buildRecord(
     name: component.name,
     benchmarked: true,
     benchmarked_at: apiTime(at),
-    speed_score: estimateGrade(figures.activation),
+    // No estimated grade on figures that database errors made up.
+    speed_score: Object.keys(dbErrors).length ? null : estimateGrade(figures.activation),
     contexts: figures,
     metadata: { active_installs: null, rating: null, version: component.version },
     links: { profile: null },
@@ -187,6 +249,7 @@ export function buildRecord(
       spread,
       baseline,
       null_reasons: reasons,
+      database_errors: dbErrors,
       grade_scale: GRADE_SCALE,
       units: 'ttfb ms (client-side time to first byte), memory KiB (1024 bytes, peak at shutdown), queries ($wpdb->num_queries)',
     },

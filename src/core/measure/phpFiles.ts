@@ -34,6 +34,9 @@ register_shutdown_function(function () {
       'location' => $location,
       'error' => $fatal ? $err['message'] . ' in ' . $err['file'] . ':' . $err['line'] : null,
       'wp_loaded' => function_exists('did_action') && did_action('wp_loaded') > 0,
+      // Every database error of the request (wpdb::print_error() records each one here, shown or not).
+      'db_errors' => isset($GLOBALS['EZSQL_ERROR']) && is_array($GLOBALS['EZSQL_ERROR']) ? count($GLOBALS['EZSQL_ERROR']) : 0,
+      'db_error' => isset($GLOBALS['EZSQL_ERROR'][0]['error_str']) ? substr((string) $GLOBALS['EZSQL_ERROR'][0]['error_str'], 0, 300) : null,
     );
     @file_put_contents(${phpString(probeDir)} . '/' . $id . '.json', json_encode($data));
   });
@@ -141,6 +144,34 @@ if (WPBENCH_KIND === 'plugin') {
 }
 `;
 
+/**
+ * mu-plugin: WordPress's HTTP API reaches the site itself (host 127.0.0.1 or localhost AND the site's own port) and
+ * nothing else — not another port on this machine, not another host. Runs last on pre_http_request, so a request
+ * another filter answered (a mock) is left alone, and one that would go out is refused with a WP_Error. Registered
+ * again on plugins_loaded and init in case a plugin removed it. Raw sockets are not WordPress's HTTP API: see the
+ * sandbox (src/core/measure/sandbox.ts) for what else holds them.
+ */
+export const HTTP_GUARD_MU_PLUGIN = `<?php
+// WP Bench: outbound HTTP from the throwaway site goes to the site itself only.
+function wpbench_http_guard($preempt, $args, $url) {
+  if ($preempt !== false) return $preempt;
+  $p = @parse_url((string) $url);
+  $host = is_array($p) && isset($p['host']) ? strtolower(trim($p['host'], '[]')) : '';
+  $scheme = is_array($p) && isset($p['scheme']) ? strtolower($p['scheme']) : 'http';
+  $port = is_array($p) && isset($p['port']) ? (int) $p['port'] : ($scheme === 'https' ? 443 : 80);
+  $own = isset($_SERVER['SERVER_PORT']) ? (int) $_SERVER['SERVER_PORT'] : -1;
+  if (($host === '127.0.0.1' || $host === 'localhost') && $port === $own && $scheme === 'http') return false;
+  return new WP_Error('http_request_not_executed', 'WP Bench: outbound HTTP is blocked in the throwaway site (only the site itself is reachable): ' . substr((string) $url, 0, 200));
+}
+function wpbench_http_guard_add() {
+  remove_filter('pre_http_request', 'wpbench_http_guard', PHP_INT_MAX);
+  add_filter('pre_http_request', 'wpbench_http_guard', PHP_INT_MAX, 3);
+}
+wpbench_http_guard_add();
+add_action('plugins_loaded', 'wpbench_http_guard_add', PHP_INT_MAX);
+add_action('init', 'wpbench_http_guard_add', PHP_INT_MAX);
+`;
+
 /** The activation context's endpoint: boots WordPress with everything active and renders nothing. */
 export const BOOT_ENDPOINT = `<?php
 define('WP_USE_THEMES', false);
@@ -218,6 +249,8 @@ echo json_encode(array(
   'wp_version' => $GLOBALS['wp_version'],
   'installed_now' => $fresh,
   'php_version' => PHP_VERSION,
+  // Whether opcache is on for these requests (the record's local.opcache).
+  'opcache' => function_exists('opcache_get_status') && is_array($s = @opcache_get_status(false)) && !empty($s['opcache_enabled']),
   'cookies' => array(
     AUTH_COOKIE => wp_generate_auth_cookie(1, $exp, 'auth'),
     LOGGED_IN_COOKIE => wp_generate_auth_cookie(1, $exp, 'logged_in'),

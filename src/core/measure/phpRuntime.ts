@@ -2,8 +2,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { childProcess, net } from '../lazyNode';
 import type * as Net from 'node:net';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from './environment';
+import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, killMarked, phpBinFolders, waitGone, type SandboxProbe } from './sandbox';
 import type { Site } from './site';
 import type { RuntimeServer } from './runtime';
 
@@ -19,8 +21,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once something accepts connections on the port, rejects when the process exits or time runs out. */
-export function waitForPort(port: number, child: ChildProcess, timeoutMs: number, what: () => string): Promise<void> {
+/**
+ * Resolves once something accepts connections on the port (or the Unix socket), rejects when the process exits or
+ * time runs out.
+ */
+export function waitForPort(port: number, child: ChildProcess, timeoutMs: number, what: () => string, socketPath?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + timeoutMs;
     let done = false;
@@ -35,7 +40,7 @@ export function waitForPort(port: number, child: ChildProcess, timeoutMs: number
     child.on('exit', onExit);
     const attempt = () => {
       if (done) return;
-      const sock = net().connect(port, '127.0.0.1');
+      const sock = socketPath ? net().connect(socketPath) : net().connect(port, '127.0.0.1');
       sock.once('connect', () => {
         sock.destroy();
         finish();
@@ -76,7 +81,18 @@ export function stopChild(child: ChildProcess, graceMs = 2000): Promise<void> {
   });
 }
 
-export async function startPhpServer(php: PhpInfo, site: Site, env: NodeJS.ProcessEnv, onChild: (c: ChildProcess) => void): Promise<RuntimeServer> {
+/**
+ * Starts `php -S` on 127.0.0.1, inside the sandbox when there is one (see sandbox.ts). Every process of the run
+ * carries RUN_MARKER=runId in its environment, so that without a sandbox its leftovers are found and killed on stop.
+ */
+export async function startPhpServer(
+  php: PhpInfo,
+  site: Site,
+  env: NodeJS.ProcessEnv,
+  onChild: (c: ChildProcess) => void,
+  sandbox: SandboxProbe = { name: 'none' },
+  runId?: string,
+): Promise<RuntimeServer> {
   const port = await freePort();
   const args = [
     '-d', 'display_errors=0',
@@ -84,12 +100,41 @@ export async function startPhpServer(php: PhpInfo, site: Site, env: NodeJS.Proce
     '-d', `error_log=${path.join(site.workDir, 'php-errors.log')}`,
     '-d', `auto_prepend_file=${path.join(site.workDir, 'probe.php')}`,
     '-d', 'memory_limit=1024M',
+    // Opcache off, as the README promises (a component's compiled code counts in its memory): php -S is the
+    // cli-server SAPI, for which opcache.enable (not opcache.enable_cli) decides; Debian turns it on.
+    '-d', 'opcache.enable=0',
     '-d', 'opcache.enable_cli=0',
     '-d', 'max_execution_time=120',
     '-S', `127.0.0.1:${port}`,
     '-t', site.siteDir,
   ];
-  return launchServer({ bin: php.bin, args, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false });
+  let launch = { bin: php.bin, args };
+  let socketPath: string | undefined;
+  if (sandbox.name === 'bubblewrap' && sandbox.bin) {
+    // Its own network (loopback only): the site is reached through a Unix socket that a relay inside the sandbox
+    // forwards to php -S. A socket path longer than the system allows (a very long TMPDIR) keeps the host's network.
+    const sock = path.join(site.workDir, 'site.sock');
+    const ownNet = Buffer.byteLength(sock) <= MAX_SOCKET_PATH;
+    if (ownNet) {
+      socketPath = sock;
+      await fs.writeFile(path.join(site.workDir, 'relay.php'), RELAY_PHP);
+    }
+    const inner = ownNet
+      ? { bin: '/bin/sh', args: ['-c', 'php="$1"; relay="$2"; sock="$3"; port="$4"; shift 4; "$php" -n "$relay" "$sock" "$port" & exec "$php" "$@"', 'wpbench', php.bin, path.join(site.workDir, 'relay.php'), sock, String(port), ...args] }
+      : { bin: php.bin, args };
+    launch = { bin: sandbox.bin, args: bubblewrapArgs({ writable: site.root, readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, ...inner }) };
+  }
+  const server = await launchServer({ ...launch, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false, marker: runId, socketPath });
+  // In the sandbox the kernel ends them all with its PID namespace.
+  if (!runId || sandbox.name === 'bubblewrap') return server;
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      // Unsandboxed, detached children (setsid, nohup) escape the process group: found by the marker and killed.
+      await waitGone(killMarked(runId));
+    },
+  };
 }
 
 /** How a runtime's server is started (see launchServer). */
@@ -112,6 +157,10 @@ export interface LaunchOptions {
   /** Called once the port listens, until the server really serves; throwing stops it. */
   ready?: (child: ChildProcess) => Promise<void>;
   signal?: AbortSignal;
+  /** RUN_MARKER's value, put into the server's environment */
+  marker?: string;
+  /** the server is reached through this Unix socket (the sandbox's relay) */
+  socketPath?: string;
 }
 
 /**
@@ -122,7 +171,7 @@ export interface LaunchOptions {
 export async function launchServer(o: LaunchOptions): Promise<RuntimeServer> {
   const child = childProcess().spawn(o.bin, o.args, {
     cwd: o.cwd,
-    env: scrubbedEnv(o.env, path.join(o.site.workDir, 'tmp')),
+    env: { ...scrubbedEnv(o.env, path.join(o.site.workDir, 'tmp')), ...(o.marker ? { [RUN_MARKER]: o.marker } : {}) },
     stdio: ['ignore', o.stdout ? 'pipe' : 'ignore', 'pipe'],
     detached: process.platform !== 'win32',
   });
@@ -137,11 +186,11 @@ export async function launchServer(o: LaunchOptions): Promise<RuntimeServer> {
   o.signal?.addEventListener('abort', () => void stop(), { once: true });
   const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${o.label}: ${e.message}`))));
   try {
-    await Promise.race([waitForPort(o.port, child, o.startMs, () => o.label), spawnError]);
+    await Promise.race([waitForPort(o.port, child, o.startMs, () => o.label, o.socketPath), spawnError]);
     await o.ready?.(child);
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
   }
-  return { baseUrl: `http://127.0.0.1:${o.port}`, port: o.port, pid: child.pid, log: () => tail, stop };
+  return { baseUrl: `http://127.0.0.1:${o.port}`, port: o.port, pid: child.pid, log: () => tail, stop, ...(o.socketPath ? { socketPath: o.socketPath, network: 'none' as const } : { network: 'host' as const }) };
 }

@@ -42,6 +42,13 @@ export interface MetricComparison {
   ceiling: number | null;
   regression: boolean;
   overCeiling: boolean;
+  /**
+   * TTFB judged on the run's paired differences (working tree − REF, request by request in the same round): the
+   * median and a one-sided 95 % lower bound on it. Absent when no pairs were given (older callers, memory, queries).
+   */
+  paired?: { n: number; median: number; lower: number };
+  /** the noise cannot decide at the threshold: the median difference is over the allowance, its lower bound is not */
+  inconclusive?: boolean;
 }
 
 export type ExceededRule = 'regression' | 'ceiling' | 'broken';
@@ -64,6 +71,48 @@ export interface RegressionReport {
   exceeded: Exceeded[];
   /** contexts measurable at the baseline and not at the working tree (a fatal error, a redirect …) */
   broken: Array<{ context: MeasureContext; reason: string }>;
+  /** rows the run's noise could not decide (TTFB near the threshold): neither a failure nor a pass */
+  inconclusive: MetricComparison[];
+}
+
+/** Per context, the paired TTFB differences of a comparison (working tree − REF, ms), one per measured round. */
+export type PairedTtfb = Partial<Record<MeasureContext, number[]>>;
+
+/**
+ * The rank k (1-based) of the order statistic that is a one-sided lower confidence bound of level ≥ 1 − alpha on the
+ * median of n paired differences (distribution-free: the sign test's binomial). At least 1 (the smallest).
+ */
+export function lowerBoundRank(n: number, alpha = 0.05): number {
+  let k = 0;
+  let cdf = 0;
+  let term = Math.pow(0.5, n);
+  // P(Bin(n, ½) ≤ k) grows with k; the largest k with P(≤ k − 1) ≤ alpha.
+  for (let j = 0; j <= n; j++) {
+    cdf += term;
+    if (cdf > alpha) break;
+    k = j + 1;
+    term = (term * (n - j)) / (j + 1);
+  }
+  return Math.max(1, k);
+}
+
+/** Median and lower bound of paired differences (see lowerBoundRank). */
+export function pairedBound(diffs: number[], alpha = 0.05): { n: number; median: number; lower: number } {
+  const s = [...diffs].sort((a, b) => a - b);
+  const n = s.length;
+  const m = n % 2 ? s[n >> 1] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  return { n, median: m, lower: s[lowerBoundRank(n, alpha) - 1] };
+}
+
+/**
+ * The TTFB verdict on paired differences: a regression only when the lower bound is over the allowance (clear of
+ * the run's noise); inconclusive when the median is over it and the bound is not; else no regression.
+ */
+export function pairedVerdict(diffs: number[], allowed: number): { verdict: 'regression' | 'inconclusive' | 'ok'; bound: { n: number; median: number; lower: number } } {
+  const bound = pairedBound(diffs);
+  if (bound.lower > allowed + 1e-9) return { verdict: 'regression', bound };
+  if (bound.median > allowed + 1e-9) return { verdict: 'inconclusive', bound };
+  return { verdict: 'ok', bound };
 }
 
 export function metricValue(m: ContextFigures, metric: MeasureMetric): number {
@@ -105,9 +154,16 @@ function spreadOf(r: LocalRecord, ctx: MeasureContext, metric: MeasureMetric): n
   return metric === 'ttfbMs' ? sp.ttfb_ms : metric === 'memoryMb' ? sp.memory_kb / 1024 : sp.queries;
 }
 
-export function compareRecords(current: LocalRecord, baseline: LocalRecord, policy: RegressionPolicy): RegressionReport {
+/**
+ * Judges the working tree against REF. With `paired` (the run's paired TTFB differences per context), TTFB is judged
+ * on them: the allowance is the percentage of REF's added cost or the noise floor, and a regression needs the lower
+ * bound of the paired median over it (see pairedVerdict) — the run's noise can make a TTFB row inconclusive, never a
+ * failure. Memory and queries (and TTFB without pairs) keep the rule: over the allowance and the run's own spread.
+ */
+export function compareRecords(current: LocalRecord, baseline: LocalRecord, policy: RegressionPolicy, paired?: PairedTtfb): RegressionReport {
   const floors = policy.floors ?? NOISE_FLOOR;
   const rows: MetricComparison[] = [];
+  const inconclusive: MetricComparison[] = [];
   const exceeded: Exceeded[] = [];
   const broken: RegressionReport['broken'] = [];
   for (const ctx of CONTEXTS) {
@@ -124,11 +180,25 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
       const ceiling = policy.ceilings[ctx]?.[metric] ?? null;
       const difference = cur !== null && base !== null ? round(cur - base, metric) : null;
       const noise = c && b ? round(Math.max(spreadOf(current, ctx, metric), spreadOf(baseline, ctx, metric)), metric) : null;
-      const allowed = base !== null ? round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, noise ?? 0), metric) : null;
-      const regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
+      const allowedBase = base !== null ? round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, noise ?? 0), metric) : null;
+      const pairs = metric === 'ttfbMs' && c && b ? paired?.[ctx] : undefined;
+      let regression: boolean;
+      let allowed: number | null;
+      let extra: Pick<MetricComparison, 'paired' | 'inconclusive'> = {};
+      if (pairs && pairs.length >= 3 && base !== null) {
+        allowed = round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, 0), metric);
+        const v = pairedVerdict(pairs, allowed);
+        regression = v.verdict === 'regression';
+        extra = { paired: { n: v.bound.n, median: round(v.bound.median, metric), lower: round(v.bound.lower, metric) }, ...(v.verdict === 'inconclusive' ? { inconclusive: true } : {}) };
+      } else {
+        allowed = allowedBase;
+        regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
+      }
       const overCeiling = cur !== null && ceiling !== null && cur > ceiling;
       const percent = difference !== null && base !== null && base !== 0 ? Math.round((difference / Math.abs(base)) * 1000) / 10 : null;
-      rows.push({ context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling });
+      const row: MetricComparison = { context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling, ...extra };
+      rows.push(row);
+      if (row.inconclusive) inconclusive.push(row);
       if (regression) {
         exceeded.push({
           rule: 'regression',
@@ -138,7 +208,9 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
           baseline: base,
           difference,
           limit: allowed,
-          message: `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])} and the run's noise)`,
+          message: row.paired
+            ? `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}); request by request at least ${formatMetric(metric, row.paired.lower, true)} (95 % bound over ${row.paired.n} paired rounds), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])})`
+            : `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])} and the run's noise)`,
         });
       }
       if (overCeiling) {
@@ -155,5 +227,5 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
       }
     }
   }
-  return { policy, rows, exceeded, broken };
+  return { policy, rows, exceeded, broken, inconclusive };
 }

@@ -4,6 +4,10 @@ export type RuntimeName = 'php' | 'playground';
 export interface RuntimeServer {
   baseUrl: string;
   port: number;
+  /** the sandbox's own network: the site is reached through this Unix socket (a relay inside the sandbox) */
+  socketPath?: string;
+  /** what the component's PHP can reach over the network, for the record */
+  network?: 'none' | 'host';
   pid: number | undefined;
   /** the last lines the server wrote (for error messages) */
   log: () => string;

@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
 import type { SqliteSource } from './environment';
-import { ACTIVATE_ENDPOINT, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, SIDE_MU_PLUGIN_COMPARE, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
+import { ACTIVATE_ENDPOINT, HTTP_GUARD_MU_PLUGIN, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, SIDE_MU_PLUGIN_COMPARE, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
+import { SKIP_NAMES, throwIfAborted, walkTree, type SkippedEntry, type WalkOptions } from './tree';
 import { extractZip } from './zip';
 
 export const BOOT_PATH = '/wpbench-boot.php';
@@ -16,7 +17,7 @@ export const BASELINE_THEME = 'wpbench-baseline';
 /** Bundled default themes, newest first: the first one the core copy ships is the baseline. */
 const DEFAULT_THEMES = ['twentytwentyfive', 'twentytwentyfour', 'twentytwentythree', 'twentytwentytwo', 'twentytwentyone', 'twentytwenty'];
 /** Not copied with a component: version control and build tooling are no part of what WordPress loads. */
-const SKIP = new Set(['.git', '.svn', '.hg', 'node_modules']);
+const SKIP = SKIP_NAMES;
 
 export interface Site {
   /** Temporary folder holding everything; removeSite() deletes it. */
@@ -41,35 +42,34 @@ export interface PhpPaths {
   work: string;
 }
 
-const copyFilter = (src: string) => !SKIP.has(path.basename(src));
+export interface CopyOptions extends Pick<WalkOptions, 'signal' | 'followOutside' | 'maxEntries' | 'maxBytes' | 'label'> {
+  /** names never copied (default: .git, .svn, .hg, node_modules) */
+  skipNames?: ReadonlySet<string>;
+}
+
+/** What WordPress core's copy leaves out: nothing by name (its own links, into /usr/share/javascript on Debian, are followed). */
+const CORE_COPY: CopyOptions = { skipNames: new Set(), followOutside: true, label: 'WordPress core' };
 
 /**
- * Copies a folder tree (symlinks followed, as the site must not point back into the original), many files at once:
- * about three times faster than fs.cp on WordPress core.
+ * Copies a folder tree through the one walk of src/core/measure/tree.ts (links inside it followed, never a loop; a
+ * link out of it only with `followOutside`; FIFOs, devices and sockets never opened), then many files at once:
+ * about three times faster than fs.cp on WordPress core. Returns what was left out and why.
  */
-export async function copyTree(src: string, dst: string, filter: (src: string) => boolean = () => true): Promise<void> {
-  const files: Array<[string, string]> = [];
-  const walk = async (s: string, d: string): Promise<void> => {
-    await fs.mkdir(d, { recursive: true });
-    for (const e of await fs.readdir(s, { withFileTypes: true })) {
-      const from = path.join(s, e.name);
-      if (!filter(from)) continue;
-      const to = path.join(d, e.name);
-      const st = e.isSymbolicLink() ? await fs.stat(from).catch(() => undefined) : e;
-      if (!st) continue; // a dangling link
-      if (st.isDirectory()) await walk(from, to);
-      else if (st.isFile()) files.push([from, to]);
-    }
-  };
-  await walk(src, dst);
+export async function copyTree(src: string, dst: string, opts: CopyOptions = {}): Promise<SkippedEntry[]> {
+  const tree = await walkTree(src, { ...opts, skipNames: opts.skipNames ?? SKIP });
+  await fs.mkdir(dst, { recursive: true });
+  for (const d of tree.dirs) await fs.mkdir(path.join(dst, ...d.split('/')), { recursive: true });
+  const files = tree.files;
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
-      const [from, to] = files[next++];
-      await fs.copyFile(from, to);
+      throwIfAborted(opts.signal);
+      const f = files[next++];
+      await fs.copyFile(f.abs, path.join(dst, ...f.rel.split('/')));
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
+  return tree.skipped;
 }
 
 export async function makeTempRoot(): Promise<string> {
@@ -78,7 +78,17 @@ export async function makeTempRoot(): Promise<string> {
 
 export async function buildSite(
   root: string,
-  opts: { core: string; component: MeasuredComponent; sqlite: SqliteSource; phpPaths?: (site: string, work: string) => PhpPaths; ref?: MeasuredComponent },
+  opts: {
+    core: string;
+    component: MeasuredComponent;
+    sqlite: SqliteSource;
+    phpPaths?: (site: string, work: string) => PhpPaths;
+    ref?: MeasuredComponent;
+    /** stops the copies (the run's time limit, Ctrl-C) */
+    signal?: AbortSignal;
+    /** told what a copy of a component left out ('the component', 'the baseline copy', 'the parent theme') */
+    onSkipped?: (what: string, skipped: SkippedEntry[]) => void;
+  },
 ): Promise<Site> {
   const siteDir = path.join(root, 'site');
   const workDir = path.join(root, 'work');
@@ -94,7 +104,7 @@ export async function buildSite(
     if (e === 'wp-content' || e === 'wp-config.php') continue;
     const from = path.join(opts.core, e);
     const st = await fs.stat(from).catch(() => undefined);
-    if (st?.isDirectory()) await copyTree(from, path.join(siteDir, e));
+    if (st?.isDirectory()) await copyTree(from, path.join(siteDir, e), { ...CORE_COPY, signal: opts.signal });
     else if (st?.isFile()) await fs.copyFile(from, path.join(siteDir, e));
   }
   const content = path.join(siteDir, 'wp-content');
@@ -103,7 +113,7 @@ export async function buildSite(
   // SQLite integration, outside the plugins folder so WordPress never lists or activates it.
   const sqliteDir = path.join(workDir, 'sqlite');
   if (opts.sqlite.kind === 'zip') await extractZip(opts.sqlite.path, sqliteDir, opts.sqlite.prefix);
-  else await copyTree(opts.sqlite.path, sqliteDir, copyFilter);
+  else await copyTree(opts.sqlite.path, sqliteDir, { followOutside: true, label: 'the SQLite integration', signal: opts.signal });
   await patchSqliteForOldCore(sqliteDir);
   const sqliteView = path.posix.join(view.work, 'sqlite');
   await fs.writeFile(
@@ -117,7 +127,7 @@ export async function buildSite(
   const bundled = DEFAULT_THEMES.find((t) => existsSync(path.join(coreThemes, t, 'style.css')));
   if (bundled) {
     baseTheme = bundled;
-    await copyTree(path.join(coreThemes, bundled), path.join(content, 'themes', bundled));
+    await copyTree(path.join(coreThemes, bundled), path.join(content, 'themes', bundled), { ...CORE_COPY, signal: opts.signal });
   } else {
     await fs.mkdir(path.join(content, 'themes', BASELINE_THEME));
     await fs.writeFile(path.join(content, 'themes', BASELINE_THEME, 'style.css'), BASELINE_THEME_STYLE);
@@ -126,20 +136,29 @@ export async function buildSite(
 
   // The component, copied (and the --baseline-ref copy beside it, under another name).
   const install = async (c: MeasuredComponent, suffix: string): Promise<{ target: string; template?: string }> => {
+    const what = suffix ? 'the baseline copy' : 'the component';
+    const copy = async (from: string, to: string, label: string) => {
+      const skipped = await copyTree(from, to, { signal: opts.signal, label });
+      if (skipped.length) opts.onSkipped?.(label, skipped);
+    };
     if (c.kind === 'plugin') {
       if (c.singleFile) {
         const file = path.basename(c.source).replace(/\.php$/i, '') + suffix + '.php';
+        // Only a regular file is opened (a FIFO named plugin.php would block the copy for good).
+        if (!(await fs.stat(c.source)).isFile()) throw new Error(`${c.source} is not a regular file`);
         await fs.copyFile(c.source, path.join(content, 'plugins', file));
         return { target: file };
       }
-      await copyTree(c.source, path.join(content, 'plugins', c.slug + suffix), copyFilter);
+      await copy(c.source, path.join(content, 'plugins', c.slug + suffix), what);
       return { target: `${c.slug}${suffix}/${c.mainFile}` };
     }
-    await copyTree(c.source, path.join(content, 'themes', c.slug + suffix), copyFilter);
+    await copy(c.source, path.join(content, 'themes', c.slug + suffix), what);
     if (c.template && c.template !== c.slug && c.template !== path.basename(c.source)) {
+      // The Template header names a folder beside the theme: a path (../../.ssh) is never copied.
+      const plainName = !/[\\/\0]/.test(c.template) && c.template !== '.' && c.template !== '..';
       const parent = path.join(path.dirname(c.source), c.template);
-      if (existsSync(path.join(parent, 'style.css')) && !existsSync(path.join(content, 'themes', c.template))) {
-        await copyTree(parent, path.join(content, 'themes', c.template), copyFilter);
+      if (plainName && existsSync(path.join(parent, 'style.css')) && !existsSync(path.join(content, 'themes', c.template))) {
+        await copy(parent, path.join(content, 'themes', c.template), 'the parent theme');
       }
       return { target: c.slug + suffix, template: c.template };
     }
@@ -170,6 +189,7 @@ export async function buildSite(
   );
   // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides.
   await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-side.php'), ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN);
+  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-http.php'), HTTP_GUARD_MU_PLUGIN);
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));

@@ -23,7 +23,7 @@ const cell = (m: MetricComparison, v: number | null) => (v === null ? 'not measu
 
 function resultText(m: MetricComparison): string {
   if (m.current === null || m.baseline === null) return m.current === null && m.baseline !== null ? 'BROKEN' : '–';
-  const parts = [m.regression ? 'REGRESSION' : 'ok'];
+  const parts = [m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : 'ok'];
   if (m.overCeiling) parts.push(`over ceiling ${formatMetric(m.metric, m.ceiling!)}`);
   return parts.join(', ');
 }
@@ -40,7 +40,10 @@ export function how(s: RegressionSubject): string {
 
 export function verdict(s: RegressionSubject): string {
   const n = s.report.exceeded.length;
-  return n ? `FAILED: ${n} budget${n === 1 ? '' : 's'} exceeded.` : `PASSED: no regression over ${s.report.policy.maxRegressionPercent} % and no ceiling exceeded.`;
+  const k = s.report.inconclusive?.length ?? 0;
+  if (n) return `FAILED: ${n} budget${n === 1 ? '' : 's'} exceeded.`;
+  if (k) return `INCONCLUSIVE: ${k} TTFB difference${k === 1 ? '' : 's'} too close to the threshold for this run's noise, even after a confirmation pass (memory and queries within budget).`;
+  return `PASSED: no regression over ${s.report.policy.maxRegressionPercent} % and no ceiling exceeded.`;
 }
 
 function refLabel(s: RegressionSubject): string {
@@ -54,16 +57,23 @@ export function regressionTable(s: RegressionSubject): string {
   out.push(textTable(rows));
   for (const b of s.report.broken) out.push(`Broken: ${b.context} was measured at the baseline, not at the working tree (${plainText(b.reason, 200)}).`);
   for (const e of s.report.exceeded) if (e.rule !== 'broken') out.push(`Exceeded: ${plainText(e.message, 300)}.`);
+  for (const m of s.report.inconclusive ?? []) out.push(`Inconclusive: ${inconclusiveText(m)}.`);
   out.push('Figures are what the component adds over the same clean WordPress (deltas of medians).');
   out.push(verdict(s));
   return out.join('\n');
+}
+
+function inconclusiveText(m: MetricComparison): string {
+  const p = m.paired!;
+  return `${m.context} ${METRIC_NAME[m.metric]}: request by request ${formatMetric(m.metric, p.median, true)} (median of ${p.n} paired rounds) is over the ${formatMetric(m.metric, m.allowed ?? 0)} allowed, but its 95 % lower bound ${formatMetric(m.metric, p.lower, true)} is not`;
 }
 
 export function regressionJson(s: RegressionSubject): string {
   return JSON.stringify({
     ref: s.ref,
     commit: s.commit ?? null,
-    passed: s.report.exceeded.length === 0,
+    passed: s.report.exceeded.length === 0 && (s.report.inconclusive?.length ?? 0) === 0,
+    inconclusive: (s.report.inconclusive ?? []).map((m) => ({ context: m.context, metric: m.metric, paired: m.paired, allowed: m.allowed })),
     maxRegressionPercent: s.report.policy.maxRegressionPercent,
     current: s.current,
     baseline: s.baseline,
@@ -75,7 +85,7 @@ export function regressionJson(s: RegressionSubject): string {
 export function regressionMarkdown(s: RegressionSubject): string {
   const failed = s.report.exceeded.length > 0;
   const out = [
-    `### WP Bench: ${failed ? '❌ performance regression' : '✅ no performance regression'} in ${escapeMarkdown(plainText(s.current.name, 80))} ${markdownCode(s.current.slug)}`,
+    `### WP Bench: ${failed ? '❌ performance regression' : s.report.inconclusive?.length ? '⚠️ inconclusive' : '✅ no performance regression'} in ${escapeMarkdown(plainText(s.current.name, 80))} ${markdownCode(s.current.slug)}`,
     '',
     `${escapeMarkdown(verdict(s))} Working tree against ${markdownCode(plainText(s.ref, 80))}${s.commit ? ` (${markdownCode(s.commit.slice(0, 12))})` : ''}; ${escapeMarkdown(how(s))}.`,
     '',
@@ -85,12 +95,16 @@ export function regressionMarkdown(s: RegressionSubject): string {
   for (const m of s.report.rows) {
     const r = resultText(m);
     out.push(
-      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r === 'ok' ? '✅ ok' : `❌ ${escapeMarkdown(r)}`} |`,
+      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r === 'ok' ? '✅ ok' : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
     );
   }
   if (s.report.exceeded.length) {
     out.push('', '**Exceeded**', '');
     for (const e of s.report.exceeded) out.push(`- ${escapeMarkdown(plainText(e.message, 300))}`);
+  }
+  if (s.report.inconclusive?.length) {
+    out.push('', '**Inconclusive**', '');
+    for (const m of s.report.inconclusive) out.push(`- ${escapeMarkdown(inconclusiveText(m))}`);
   }
   out.push('', `<sub>${escapeMarkdown('What the component adds over the same clean WordPress (deltas of medians), both copies measured in one interleaved run on this runner; not numbers of the benchmark API.')}</sub>`);
   return out.join('\n');

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { componentHash } from '../measure/cache';
 import { detectComponent } from '../measure/component';
+import { TreeLimitError } from '../measure/tree';
 import { CONTEXTS, type LocalRecord } from '../measure/method';
 import type { ComponentKind } from '../model';
 import { Emitter } from './events';
@@ -26,11 +27,20 @@ export interface LocalResult {
 
 export { localKey };
 
-/** The content hash of what `measure PATH` copies into the site; undefined when PATH holds no component any more. */
-export async function hashOfPath(p: string): Promise<string | undefined> {
+/** Files the editor's hashing reads at once: the extension host shares Node's small thread pool with everything else. */
+const HOST_READS = 2;
+
+/**
+ * The content hash of what `measure PATH` copies into the site; undefined when PATH holds no component any more.
+ * Runs in the extension host, so it never blocks it: the copy's own walk (src/core/measure/tree.ts: a FIFO or a
+ * device is never opened, no link is followed out of the component or round a loop), at most two reads at once.
+ * Rejects with the signal's reason when `signal` aborts, and with TreeLimitError past the walk's caps.
+ */
+export async function hashOfPath(p: string, signal?: AbortSignal): Promise<string | undefined> {
   try {
-    return await componentHash(await detectComponent(p));
-  } catch {
+    return await componentHash(await detectComponent(p, signal), { signal, concurrency: HOST_READS });
+  } catch (err) {
+    if (signal?.aborted || err instanceof TreeLimitError) throw err;
     return undefined;
   }
 }
@@ -52,11 +62,18 @@ export class LocalResults {
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
   private loaded: Promise<void> | undefined;
+  /** Stops the hashing still running when the results are disposed (the window closes). */
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly file: string,
-    private readonly hashOf: (source: string) => Promise<string | undefined> = hashOfPath,
+    private readonly hashOf: (source: string, signal?: AbortSignal) => Promise<string | undefined> = hashOfPath,
   ) {}
+
+  /** The files' hash now; undefined when they cannot be hashed (gone, past the caps): the record is then stale. */
+  private currentHash(source: string): Promise<string | undefined> {
+    return this.hashOf(source, this.stop.signal).catch(() => undefined);
+  }
 
   get(kind: ComponentKind, slug: string): LocalResult | undefined {
     return this.byKey.get(localKey(kind, slug));
@@ -108,8 +125,8 @@ export class LocalResults {
     const result: LocalResult = { kind, slug, source, hash, record, stale: false };
     this.byKey.set(localKey(kind, slug), result);
     // Files edited during the run make it stale at once.
-    const now = await this.hashOf(source);
-    result.stale = now !== hash;
+    const now = await this.currentHash(source);
+    if (!this.stop.signal.aborted) result.stale = now !== hash;
     await this.save();
     this.changed.fire();
     return result;
@@ -120,7 +137,9 @@ export class LocalResults {
     let changed = false;
     for (const r of this.byKey.values()) {
       if (file !== undefined && !contains(r.source, file)) continue;
-      const stale = (await this.hashOf(r.source)) !== r.hash;
+      const now = await this.currentHash(r.source);
+      if (this.stop.signal.aborted) return changed;
+      const stale = now !== r.hash;
       if (stale !== r.stale) {
         r.stale = stale;
         changed = true;
@@ -146,6 +165,7 @@ export class LocalResults {
   }
 
   dispose(): void {
+    this.stop.abort();
     this.changed.dispose();
   }
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What the measure suite (npm run test:measure) needs from Debian: native PHP with SQLite, Debian's WordPress core
+# and bubblewrap (the sandbox the measured PHP runs in). Installs the missing ones with apt as root (or sudo);
+# elsewhere says what to install and fails. Idempotent: nothing is done when all are present.
+set -euo pipefail
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in php-cli php-sqlite3 wordpress bubblewrap; do have_pkg "$p" || missing+=("$p"); done
+else
+  command -v php >/dev/null 2>&1 || missing+=(php-cli php-sqlite3)
+  command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+  [[ -f /usr/share/wordpress/wp-settings.php ]] || missing+=(wordpress)
+fi
+((${#missing[@]})) || exit 0
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null 2>&1 || { echo "[measure] not root and no sudo: install ${missing[*]} (Debian/Ubuntu: apt-get install -y ${missing[*]}), then run the tests again" >&2; exit 1; }
+  SUDO="sudo"
+fi
+command -v apt-get >/dev/null 2>&1 || { echo "[measure] no apt-get here: install ${missing[*]} with this system's package manager, then run the tests again" >&2; exit 1; }
+echo "[measure] apt-get install ${missing[*]}" >&2
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

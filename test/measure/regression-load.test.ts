@@ -1,0 +1,143 @@
+// Integration: the regression check on a plugin of a few hundred files (generated here), quiet and while both cores
+// are busy (busy loops and a process touching fresh memory, bounded in time and ended by PID). An unchanged plugin
+// must not fail; one made heavier by 4 MiB, 5 queries and 25 ms of real work on every request must, naming the
+// homepage TTFB. Asserts only what the rule guarantees: TTFB fails only clear of the run's noise.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../src/cli';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FILES = 300;
+
+/** A plugin of FILES class files, all loaded on every request (as a Composer classmap would). */
+function mainFile(version: string, heavy: boolean): string {
+  return `<?php
+/**
+ * Plugin Name: Load Sample
+ * Version: ${version}
+ */
+foreach (glob(__DIR__ . '/src/*.php') as $f) require_once $f;
+add_action('init', function () {
+  $GLOBALS['load_sample'] = new Load_Sample_C0();
+${heavy ? `  $GLOBALS['load_heavy'] = str_repeat('h', 4 * 1024 * 1024);
+  global $wpdb;
+  for ($i = 0; $i < 5; $i++) $wpdb->get_var('SELECT ' . $i);
+  // 25 ms of real work (a busy loop on the clock, not a sleep).
+  $t = hrtime(true); $x = 0;
+  while (hrtime(true) - $t < 25000000) { $x++; }
+  $GLOBALS['load_x'] = $x;` : ''}
+});
+`;
+}
+
+function git(cwd: string, ...args: string[]) {
+  execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });
+}
+
+async function run(args: string[], env: NodeJS.ProcessEnv) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const t0 = Date.now();
+  const code = await runCli(['measure', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
+  return { code, out: out.join('\n'), err: err.join('\n'), seconds: (Date.now() - t0) / 1000 };
+}
+
+/** Two busy loops and one process writing fresh memory, each ending by itself after `seconds` (and killed by PID). */
+function startLoad(seconds: number): ChildProcess[] {
+  const busy = `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) {}`;
+  const mem = `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) { const b = Buffer.alloc(32 * 1024 * 1024, 1); b[7] = 2; }`;
+  return [busy, busy, mem].map((code) => spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
+}
+
+function stopLoad(ps: ChildProcess[]): Promise<void> {
+  return Promise.all(
+    ps.map(
+      (p) =>
+        new Promise<void>((resolve) => {
+          if (p.exitCode !== null || p.signalCode !== null) return resolve();
+          p.once('exit', () => resolve());
+          p.kill('SIGKILL');
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+describe('wp-bench measure --baseline-ref on a plugin of 300 files, quiet and under load', function () {
+  let repo: string;
+  let cache: string;
+  let env: NodeJS.ProcessEnv;
+  const args = ['--runtime', 'php', '--json'];
+
+  before(async () => {
+    repo = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-load-'));
+    cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-load-cache-'));
+    env = { ...process.env, WPBENCH_CACHE_DIR: cache };
+    const plugin = path.join(repo, 'load-sample');
+    await fs.mkdir(path.join(plugin, 'src'), { recursive: true });
+    for (let i = 0; i < FILES; i++) {
+      const body = Array.from({ length: 8 }, (_, k) => `  public function m${k}($a) { return $a * ${k + 1} + ${i}; }`).join('\n');
+      await fs.writeFile(path.join(plugin, 'src', `c${i}.php`), `<?php\nclass Load_Sample_C${i} {\n${body}\n}\n`);
+    }
+    await fs.writeFile(path.join(plugin, 'load-sample.php'), mainFile('1.0.0', false));
+    git(repo, 'init', '-q');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'light');
+    // A commit that changes nothing WordPress loads (a notes file), as in the reported false alarm.
+    await fs.writeFile(path.join(plugin, 'NOTES.md'), 'notes\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'notes');
+  });
+  after(async () => {
+    await fs.rm(repo, { recursive: true, force: true });
+    await fs.rm(cache, { recursive: true, force: true });
+  });
+
+  const unchanged = async (label: string) => {
+    const r = await run([path.join(repo, 'load-sample'), '--baseline-ref', 'HEAD~1', ...args], env);
+    assert.equal(r.code, 0, `${label}: ${r.out.slice(0, 1500)} ${r.err.slice(-1500)}`);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.exceeded, []);
+    return r.seconds;
+  };
+
+  it('an identical copy (only a notes file changed): exit 0, quiet, three runs', async () => {
+    const t: number[] = [];
+    for (let i = 0; i < 3; i++) t.push(await unchanged(`quiet run ${i + 1}`));
+    console.log(`      quiet: ${t.map((x) => x.toFixed(1)).join(' ')} s`);
+  });
+
+  it('an identical copy while both cores are busy: exit 0 in three runs of three', async () => {
+    const load = startLoad(240);
+    try {
+      const t: number[] = [];
+      for (let i = 0; i < 3; i++) t.push(await unchanged(`loaded run ${i + 1}`));
+      console.log(`      under load: ${t.map((x) => x.toFixed(1)).join(' ')} s`);
+    } finally {
+      await stopLoad(load);
+    }
+  });
+
+  it('4 MiB, 5 queries and 25 ms of work more on every request: exit 1 under load, homepage TTFB among what it names', async () => {
+    const plugin = path.join(repo, 'load-sample');
+    await fs.writeFile(path.join(plugin, 'load-sample.php'), mainFile('1.1.0', true));
+    const load = startLoad(240);
+    try {
+      const r = await run([plugin, '--baseline-ref', 'HEAD', ...args], env);
+      assert.equal(r.code, 1, r.err.slice(-1500));
+      const j = JSON.parse(r.out);
+      const named = j.exceeded.map((e: { context: string; metric: string }) => `${e.context}:${e.metric}`);
+      for (const ctx of ['activation', 'homepage', 'admin']) {
+        assert.ok(named.includes(`${ctx}:queries`), `${ctx} queries: ${named}`);
+        assert.ok(named.includes(`${ctx}:memoryMb`), `${ctx} memory: ${named}`);
+      }
+      assert.ok(named.includes('homepage:ttfbMs'), `homepage TTFB named: ${named}; ${JSON.stringify(j.comparison.filter((c: { metric: string }) => c.metric === 'ttfbMs'))}`);
+      console.log(`      heavier under load: ${r.seconds.toFixed(1)} s, named ${named.join(', ')}`);
+    } finally {
+      await stopLoad(load);
+      git(repo, 'checkout', '--', '.');
+    }
+  });
+});
