@@ -85,9 +85,10 @@ function outsideCodeSpans(md: string): string {
 /** Asserts that `md` renders hostile strings as text: no HTML, image, mention, bare link or extra table cell. */
 function assertInert(md: string, allowedTargets: string[]): void {
   const text = outsideCodeSpans(md);
-  const targets = [...text.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1]);
+  // An escaped `\]` closes no link: only an unescaped `](` starts a target.
+  const targets = [...text.matchAll(/(?<!\\)\]\(([^)]*)\)/g)].map((m) => m[1]);
   for (const t of targets) assert.ok(allowedTargets.includes(t), `unexpected link target ${t}`);
-  const rest = text.replace(/\]\(([^)]*)\)/g, ']').replace(/<\/?sub>/g, ''); // <sub>: the report's own notes
+  const rest = text.replace(/(?<!\\)\]\(([^)]*)\)/g, ']').replace(/<\/?sub>/g, ''); // <sub>: the report's own notes
   assert.doesNotMatch(rest, /(?<!\\)</, 'no raw HTML');
   assert.doesNotMatch(rest, /(?<!\\)!(?=\[)/, 'no image');
   assert.doesNotMatch(rest, /@[A-Za-z0-9]/, 'no @mention');

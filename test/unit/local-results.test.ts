@@ -132,7 +132,7 @@ describe('local records on each surface', () => {
     const alone = localHoverSection(result(), undefined, { link: true }).join('\n');
     assert.match(alone, /\*\*Measured locally\*\* · ≈B local/);
     assert.match(alone, /\| Homepage \| 12\.4 ms \| 10 MB \| 7 \|/);
-    assert.match(alone, /Not measured\\: Admin\\: redirected away/);
+    assert.match(alone, /Not measured: Admin: redirected away/);
     assert.doesNotMatch(alone, /command:/);
     const api = localAsBenchmark(localRecord({ contexts: { activation: { ttfb_delta_ms: 3, memory_delta_kb: 1024, queries_delta: 1 }, homepage: null, admin: null } }));
     const both = localHoverSection(result({ stale: true }), api, { link: true }).join('\n');

@@ -5,16 +5,28 @@ import { escapeMarkdown, markdownCode, markdownLink, markdownLinkTarget } from '
 const ZWJ = '\u200d';
 
 describe('markdown escaping', () => {
-  it('text: every markup character is escaped, line breaks and control characters go, no @mention survives', () => {
+  it('text: what Markdown needs is escaped (and nothing else), line breaks and control characters go, no @mention survives', () => {
     const rows: [string, string][] = [
       ['plain words', 'plain words'],
       ['a*b_c', 'a\\*b\\_c'],
-      ['![px](http://x/t.png)', '\\!\\[px\\]\\(http\\://x/t\\.png\\)'],
-      ['<img src=x>', '\\<img src\\=x\\>'],
+      ['![px](http://x/t.png)', '!\\[px\\](http\\://x/t.png)'],
+      ['<img src=x>', '\\<img src=x\\>'],
       ['a | b', 'a \\| b'],
       ['cc @octocat', `cc \\@${ZWJ}octocat`],
-      ['me@example.com', `me\\@${ZWJ}example\\.com`],
-      ['www.evil.test', 'www\\.evil\\.test'],
+      ['me@example.com', `me\\@${ZWJ}example.com`],
+      ['www.evil.test', 'www\\.evil.test'],
+      ['https://evil.test/x', 'https\\://evil.test/x'],
+      ['FAILED: 9 budgets exceeded.', 'FAILED: 9 budgets exceeded.'],
+      ['plugin-name 1.2.3 (beta)', 'plugin-name 1.2.3 (beta)'],
+      ['# heading', '\\# heading'],
+      ['- item', '\\- item'],
+      ['+ item', '\\+ item'],
+      ['12. item', '12\\. item'],
+      ['3) item', '3\\) item'],
+      ['=== setext', '\\=== setext'],
+      ['a &amp; b &lt;x&gt; AT&T', 'a \\&amp; b \\&lt;x\\&gt; AT&T'],
+      ['costs $5 and $x^2$', 'costs \\$5 and \\$x^2\\$'],
+      ['~~struck~~', '\\~\\~struck\\~\\~'],
       ['line\nbreak\r\nand\rmore', 'line break and more'],
       ['bell\u0007 esc\u001b', 'bell esc'],
       ['back\\slash `tick`', 'back\\\\slash \\`tick\\`'],

@@ -15,11 +15,11 @@ const HOSTILE = '[click](command:workbench.action.quit) <img src=x onerror=alert
 describe('presentation', () => {
   it('hover: grade, score, the three contexts, "not measured" for null, facts and profile link', () => {
     const md = hoverMarkdown('plugin', 'akismet', outcome(), { now: 60_000 });
-    assert.match(md, /Grade \*\*A\\\+\*\* · score 97/);
+    assert.match(md, /Grade \*\*A\+\*\* · score 97/);
     assert.match(md, /\| Activation \| 12\.5 ms \| 2\.0 MB \| 2 \|/);
     assert.match(md, /\| Homepage \| not measured \| not measured \| not measured \|/);
     assert.match(md, /\| Admin \| 30 ms \| 4\.0 MB \| 5 \|/);
-    assert.match(md, /5,000,000\\\+ active installs/);
+    assert.match(md, /5,000,000\+ active installs/);
     assert.match(md, /\[Open benchmark profile\]\(https:\/\/example\.test\/plugins\/akismet\)/);
     assert.match(md, /Fetched 1 min ago/);
   });
@@ -37,7 +37,7 @@ describe('presentation', () => {
 
   it('hover: API strings cannot inject markdown links, HTML or command links', () => {
     const md = hoverMarkdown('plugin', 'akismet', outcome({ name: HOSTILE, links: { profile: 'command:workbench.action.quit' } }));
-    assert.ok(!md.includes('](command:'), md);
+    assert.ok(!/(?<!\\)\]\(command:/.test(md), md);
     assert.ok(!/(?<!\\)<img/.test(md), md);
     assert.ok(!/\[Open benchmark profile\]/.test(md), 'non-http profile links are dropped');
     assert.ok(!md.includes('**bold**'));
@@ -107,7 +107,7 @@ describe('presentation', () => {
 describe('synthetic data', () => {
   it('is labelled wherever a record is shown', () => {
     const o = outcome({ synthetic: true });
-    assert.match(hoverMarkdown('plugin', 'akismet', o), /synthetic data \\\(emulator\\\)/);
+    assert.match(hoverMarkdown('plugin', 'akismet', o), /synthetic data \(emulator\)/);
     assert.match(lookupHtml('plugin', 'akismet', o), /synthetic data \(emulator\)/);
     assert.doesNotMatch(hoverMarkdown('plugin', 'akismet', outcome()), /synthetic/);
   });

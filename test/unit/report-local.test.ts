@@ -80,7 +80,7 @@ describe('report: local measurements in the judgement', () => {
     assert.match(toTable(j), /custom .*measured locally, PHP 8\.2, WordPress 6\.1\.9, 2026-11-25/);
     assert.match(toTable(j), /Site total: 2 from the benchmark API, 1 measured locally, 1 unknown\./);
     const md = toMarkdown(j);
-    assert.match(md, /\| – \| .*custom.* \| 🖥 measured locally, PHP 8\\\.2, WordPress 6\\\.1\\\.9, 2026\\-11\\-25 \|/);
+    assert.match(md, /\| – \| .*custom.* \| 🖥 measured locally, PHP 8\.2, WordPress 6\.1\.9, 2026-11-25 \|/);
     const json = JSON.parse(toJson(j));
     const c = json.components.find((x: any) => x.slug === 'custom');
     assert.equal(c.source, 'local');

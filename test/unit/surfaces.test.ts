@@ -46,7 +46,7 @@ describe('surfaces over the session', () => {
     await s2.refreshKeyState();
     await s2.rescan();
     assert.equal(s2.components[0].lookup, 'not-from-wordpress-org');
-    assert.match(componentHover(s2, s2.components[0]), /must\\-use plugin/);
+    assert.match(componentHover(s2, s2.components[0]), /must-use plugin/);
     assert.equal(componentDiagnostic(s2, s2.components[0], 'x'), null);
     s2.dispose();
   });

@@ -14,12 +14,21 @@ function oneLine(text: string): string {
 }
 
 /**
- * Text in a paragraph, a table cell or link text. Every ASCII punctuation that means something is
- * backslash-escaped (no emphasis, HTML, `![image](…)`, link, `|` cell break, `www.`/`https:` autolink).
+ * Text in a paragraph, a table cell, a list item or link text. Escapes what Markdown needs, and only that, so a raw
+ * job log still reads "FAILED: 9 budgets exceeded." (not "FAILED\: 9 budgets exceeded\."):
+ * - always: `\` `` ` `` `*` `_` `[` `]` `<` `>` `|` `~` `$` (emphasis, code, links and images, raw HTML, table cells,
+ *   strikethrough, GitHub's math);
+ * - `&` before an entity name (`&amp;`), `:` in `://` and `.` after `www` (GFM's autolinks), `@` (mentions, e-mail
+ *   autolinks: a zero-width joiner after it);
+ * - at the start of the text: a heading `#`, a list `-` `+` or `1.` `1)`, a setext or thematic `=`.
  */
 export function escapeMarkdown(text: string): string {
   return oneLine(text)
-    .replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$%]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_[\]<>|~$]/g, (c) => `\\${c}`)
+    .replace(/&(?=#?[a-zA-Z0-9]+;)/g, '\\&')
+    .replace(/:(?=\/\/)/g, '\\:')
+    .replace(/\b(www)\./gi, '$1\\.')
+    .replace(/^(\s*)(#|[-+=]|\d+(?=[.)]))/, (_m, sp: string, c: string) => (/^\d/.test(c) ? `${sp}${c}\\` : `${sp}\\${c}`))
     .replace(/@/g, `\\${NO_MENTION}`);
 }
 

@@ -66,7 +66,7 @@ describe('WP Bench in VS Code', function () {
     assert.equal(a.bench.outcome('plugin', 'acme-shop-tweaks'), undefined);
     const header = workspaceFile('wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php');
     const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', header, await positionOf(header, 'Acme Shop Tweaks')));
-    assert.match(hover, /Not looked up\\: its Update URI/);
+    assert.match(hover, /Not looked up\\?: its Update URI/);
     assert.match(hover, /\*\*Acme Shop Tweaks\*\*/);
   });
 
