@@ -116,6 +116,7 @@ export function measureTable(r: LocalRecord): string {
         : 'No grade: the activation context was not measured.',
   );
   if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
+  if (l.parent_theme) lines.push(`Child theme: measured with its parent ${l.parent_theme.name}${l.parent_theme.version ? ` ${l.parent_theme.version}` : ''} (${l.parent_theme.slug}); the figures include the parent's cost.`);
   if (l.sandbox === 'bubblewrap') lines.push(`Sandbox: bubblewrap (own PID namespace${l.network === 'isolated' ? ' and network' : ''}, read-only system, only the throwaway site writable).`);
   else if (l.sandbox === 'playground') lines.push('Sandbox: WordPress Playground (PHP compiled to WebAssembly sees only the throwaway site mounted into it).');
   else if (l.sandbox === 'none') lines.push(`Warning: no sandbox${l.sandbox_note ? ` — ${l.sandbox_note}` : ''}.`);
@@ -248,9 +249,9 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
       ceilings: team.config.measure?.ceilings ?? {},
     };
     // TTFB the noise cannot decide at the threshold gets one confirmation pass before any verdict.
-    const confirm = (cur: LocalRecord, base: LocalRecord, paired: PairedTtfb) => compareRecords(cur, base, policy, paired).inconclusive.length > 0;
-    const { current, baseline, paired } = await measureCompare({ ...options, confirm }, refPath, `${abs} at ${ref}`);
-    const report = compareRecords(current, baseline, policy, paired);
+    const confirm = (cur: LocalRecord, base: LocalRecord, paired: PairedTtfb, cpu: PairedTtfb) => compareRecords(cur, base, policy, paired, cpu).inconclusive.length > 0;
+    const { current, baseline, paired, pairedCpu } = await measureCompare({ ...options, confirm }, refPath, `${abs} at ${ref}`);
+    const report = compareRecords(current, baseline, policy, paired, pairedCpu);
     const prefix = (await repoPrefix(dir)) ?? '';
     const mainName = component.mainFile;
     const subject: RegressionSubject = { ref, commit: snapshot.commit, current, baseline, report, mainFile: [prefix, mainName].filter(Boolean).join('/') };

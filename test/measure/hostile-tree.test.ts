@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
 import type { LocalRecord } from '../../src/core/measure/method';
+import { alive } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -190,11 +191,3 @@ async function fanOut(dir: string, n: number): Promise<void> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
 import type { LocalRecord } from '../../src/core/measure/method';
 import { runCli } from '../../src/cli';
+import { alive, gone, listening, assertNothingLeft } from './helpers';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure');
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -42,12 +43,7 @@ describe('wp-bench measure with the native php runtime', function () {
     await fs.rm(cacheDir, { recursive: true, force: true });
   });
   afterEach(async () => {
-    // Whatever the outcome, nothing is left behind: no temp folder, no server process, no listening port.
-    for (const r of made.splice(0)) {
-      if (r.root) assert.equal(existsSync(r.root), false, `temp folder ${r.root} left behind`);
-      if (r.pid) assert.equal(alive(r.pid), false, `process ${r.pid} left running`);
-      if (r.port) assert.equal(await listening(r.port), false, `port ${r.port} still listening`);
-    }
+    await assertNothingLeft(made);
   });
 
   it('a plugin that does nothing measures |memory| ≤ 64 KB and 0 queries in every context', async () => {
@@ -336,32 +332,5 @@ describe('wp-bench measure with the native php runtime', function () {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-/** Waits (polling) until the process no longer exists, at most ms. */
-async function gone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (alive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}

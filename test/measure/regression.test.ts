@@ -97,15 +97,18 @@ describe('wp-bench measure --baseline-ref (regression check, native php)', funct
     assert.match(md.out, /\| homepage \| queries \|/);
   });
 
-  it('an unchanged plugin exits 0, and its noise stays under the default threshold in 10 runs', async () => {
+  it('an unchanged plugin never fails in 10 runs (exit 0, or 3 when the noise cannot decide TTFB); memory and queries stay within the floor', async () => {
     const worst = { ttfbMs: 0, memoryMb: 0, queries: 0 };
+    let inconclusiveRuns = 0;
     const times: number[] = [];
     let allowedTtfb = 0;
     for (let i = 0; i < 10; i++) {
       const t0 = Date.now();
       const r = await run([path.join(repo, 'sample'), '--baseline-ref', 'HEAD', '--json', ...fast], env);
       times.push((Date.now() - t0) / 1000);
-      assert.equal(r.code, 0, `run ${i + 1}: ${r.out.slice(0, 2000)} ${r.err}`);
+      // What the rule guarantees: never a false failure (exit 1); TTFB the run's noise cannot decide is inconclusive (3).
+      assert.ok(r.code === 0 || r.code === 3, `run ${i + 1}: exit ${r.code}: ${r.out.slice(0, 2000)} ${r.err}`);
+      if (r.code === 3) inconclusiveRuns++;
       const j = JSON.parse(r.out);
       assert.deepEqual(j.exceeded, []);
       for (const row of j.comparison) {
@@ -123,7 +126,7 @@ describe('wp-bench measure --baseline-ref (regression check, native php)', funct
     }
     assert.equal(worst.queries, 0);
     assert.ok(worst.memoryMb <= NOISE_FLOOR.memoryMb, `memory noise ${worst.memoryMb} MB`);
-    console.log(`      10 unchanged runs (threshold ${DEFAULT_MAX_REGRESSION_PERCENT} %): worst |difference| TTFB ${worst.ttfbMs} ms (largest allowed ${allowedTtfb} ms), memory ${(worst.memoryMb * 1024).toFixed(0)} KB, queries ${worst.queries}; ${times.map((t) => t.toFixed(1)).join(' ')} s`);
+    console.log(`      10 unchanged runs (threshold ${DEFAULT_MAX_REGRESSION_PERCENT} %), ${inconclusiveRuns} inconclusive: worst |difference| TTFB ${worst.ttfbMs} ms (largest allowed ${allowedTtfb} ms), memory ${(worst.memoryMb * 1024).toFixed(0)} KB, queries ${worst.queries}; ${times.map((t) => t.toFixed(1)).join(' ')} s`);
   });
 
   it('.wp-bench.json at the repository root: a ceiling fails an unchanged plugin; --fail-on-regression overrides the percentage', async () => {

@@ -90,3 +90,25 @@ describe('MeasureCache: keyed checksums', () => {
     assert.equal(await c.readTemplate(target), undefined, 'none now, silently');
   });
 });
+
+describe('MeasureCache: a damaged checksum key', () => {
+  it('a key file replaced by other bytes or a folder is made anew: old entries fail their check, nothing throws', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-mcache-key-'));
+    try {
+      await new MeasureCache(dir).set('k1', record('acme', 3.5));
+      const key = path.join(dir, 'measure-v1', 'checksum.key');
+      await fs.writeFile(key, 'short');
+      const warns: string[] = [];
+      assert.equal(await new MeasureCache(dir).get('k1', 'acme', (l) => warns.push(l)), undefined);
+      assert.equal(warns.length, 1);
+      assert.equal((await fs.stat(key)).size, 32);
+      await fs.rm(key);
+      await fs.mkdir(key);
+      const c = new MeasureCache(dir);
+      await c.set('k2', record('acme', 1));
+      assert.equal((await c.get('k2', 'acme'))?.contexts.homepage?.ttfb_delta_ms, 1);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -45,10 +45,11 @@ describe('measure: what PATH is', () => {
     assert.equal(c.slug, 'hello-dolly', 'WordPress.org names hello.php hello-dolly');
   });
 
-  it('a theme folder: style.css with Theme Name (and Template for a child theme)', async () => {
+  it('a theme folder: style.css with Theme Name (and Template for a child theme, its parent beside it)', async () => {
     await write('child/style.css', '/*\nTheme Name: Child\nTemplate: parent\nVersion: 1\n*/');
+    await write('parent/style.css', '/*\nTheme Name: Parent\n*/');
     const c = await detectComponent(path.join(dir, 'child'));
-    assert.deepEqual([c.kind, c.slug, c.name, c.template], ['theme', 'child', 'Child', 'parent']);
+    assert.deepEqual([c.kind, c.slug, c.name, c.template, c.parent?.slug], ['theme', 'child', 'Child', 'parent', 'parent']);
   });
 
   it('no header, a missing path or a non-PHP file: a ComponentNotFoundError saying what was looked for', async () => {

@@ -172,7 +172,7 @@ describe('measure --baseline-ref: TTFB on paired differences', () => {
   it('over the allowance in the median but not in its bound: inconclusive, never a failure', () => {
     const v = pairedVerdict([-20, 3, 8, 9, 7, 30, -12, 6, 11], 5);
     assert.equal(v.verdict, 'inconclusive');
-    assert.deepEqual(pairedBound([3, 1, 2]), { n: 3, median: 2, lower: 1 });
+    assert.deepEqual(pairedBound([3, 1, 2]), { n: 3, median: 2, lower: 1, upper: 3 });
   });
 
   it('compareRecords with pairs: a fixed order bias of +12 ms in the medians does not fail when the pairs say noise', () => {
@@ -234,5 +234,31 @@ describe('measure table: figures people can read', () => {
     const usage: string[] = [];
     assert.equal(await runMeasureCli(['a', 'b', '--json'], { out: (t: string) => usage.push(t), err: () => undefined, env: {}, cwd: process.cwd(), cacheDir: '/x' } as never), 2);
     assert.equal(JSON.parse(usage.join('')).error.exit_code, 2);
+  });
+});
+
+describe('measure --baseline-ref: the server CPU time decides what the wall clock cannot', () => {
+  const before = record('Acme', 10, 1000, 2);
+  const after = record('Acme', 16, 1000, 2);
+  const noisyWall = { activation: [-30, 20, 8, 40, -25, 9, 12, 7, 30], homepage: [0, 0, 0], admin: [0, 0, 0] };
+  it('wall clock undecided, CPU time unchanged: ok, and said so', () => {
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, noisyWall, { activation: [0.2, -0.4, 0.1, 0.3, -0.2, 0, 0.5, -0.1, 0.2] });
+    assert.deepEqual(r.exceeded, []);
+    assert.deepEqual(r.inconclusive, []);
+    const row = r.rows.find((x) => x.context === 'activation' && x.metric === 'ttfbMs')!;
+    assert.equal(row.cpu?.verdict, 'unchanged');
+    const subject: RegressionSubject = { ref: 'main', current: after, baseline: before, report: r };
+    assert.match(regressionTable(subject), /ok \(server CPU time unchanged; wall-clock noise\)/);
+    assert.match(regressionMarkdown(subject), /✅ ok \(server CPU time unchanged/);
+  });
+  it('wall clock undecided, CPU time clearly up by 25 ms: a regression that says why', () => {
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, noisyWall, { activation: [24, 26, 25, 27, 23, 25, 26, 24, 25] });
+    const e = r.exceeded.find((x) => x.context === 'activation' && x.metric === 'ttfbMs');
+    assert.ok(e);
+    assert.match(e.message, /CPU time per request grew by at least \+24\.0 ms/);
+  });
+  it('CPU time undecided too: inconclusive stays', () => {
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, noisyWall, { activation: [-9, 12, 3, 8, 14, -2, 6, 7, 1] });
+    assert.equal(r.inconclusive.length, 1);
   });
 });

@@ -280,7 +280,7 @@ async function oldHash(kind: string, source: string): Promise<string> {
         buildSite(root, {
           core,
           sqlite: { kind: 'dir', path: sqlite },
-          component: { kind: 'plugin', slug: 'hostile', name: 'Hostile', version: null, source: comp, singleFile: false, mainFile: 'hostile.php', template: null },
+          component: { kind: 'plugin', slug: 'hostile', name: 'Hostile', version: null, source: comp, singleFile: false, mainFile: 'hostile.php', template: null, parent: null },
           onSkipped: (what, s) => reported.push([what, s.length]),
         }),
         10_000,
@@ -304,7 +304,7 @@ async function oldHash(kind: string, source: string): Promise<string> {
       const site = await buildSite(root2, {
         core,
         sqlite: { kind: 'dir', path: sqlite },
-        component: { kind: 'theme', slug: 'child', name: 'Child', version: null, source: path.join(themes, 'child'), singleFile: false, mainFile: 'style.css', template: '../outside' },
+        component: { kind: 'theme', slug: 'child', name: 'Child', version: null, source: path.join(themes, 'child'), singleFile: false, mainFile: 'style.css', template: '../outside', parent: null },
       });
       assert.doesNotMatch(JSON.stringify(await listing(site.siteDir)), /SECRET-KEY-MATERIAL/);
     } finally {

@@ -1,6 +1,7 @@
 // Local results, cached by a hash of the component's files + WordPress version + PHP version + runtime (+ rounds):
 // measuring unchanged files again answers at once. One JSON file per key, written atomically.
 import { crypto } from '../lazyNode';
+import type { Hash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
@@ -20,23 +21,40 @@ export interface HashOptions extends Pick<WalkOptions, 'signal' | 'maxEntries' |
 
 /**
  * sha256 over the relative path and bytes of every file that is copied into the site (the same walk as the copy:
- * src/core/measure/tree.ts), in a fixed order. Never opens a FIFO or a device; stops when `signal` aborts; rejects
- * with TreeLimitError past the walk's caps.
+ * src/core/measure/tree.ts), in a fixed order; a must-use plugin's file with the sub-folders it loads. Never opens a
+ * FIFO or a device; stops when `signal` aborts; rejects with TreeLimitError past the walk's caps. (A child theme's
+ * parent is hashed apart: the engine adds its hash to the cache key.)
  */
-export async function componentHash(c: Pick<MeasuredComponent, 'source' | 'singleFile' | 'kind'>, opts: HashOptions = {}): Promise<string> {
+export async function componentHash(
+  c: Pick<MeasuredComponent, 'source' | 'singleFile' | 'kind'> & Partial<Pick<MeasuredComponent, 'mustUse' | 'muFolders'>>,
+  opts: HashOptions = {},
+): Promise<string> {
   const { signal } = opts;
   const h = crypto().createHash('sha256');
-  h.update(`${c.kind}\0`);
+  // A must-use plugin is loaded otherwise than the same file as a plugin: never the same key.
+  h.update(`${c.kind}${c.mustUse ? ':mu' : ''}\0`);
   if (c.singleFile) {
     const st = await fs.stat(c.source);
     if (!st.isFile()) throw new Error(`${c.source} is not a regular file`);
     const max = opts.maxBytes ?? MAX_TREE_BYTES;
     if (st.size > max) throw new TreeLimitError('bytes', max, c.source);
     h.update(path.basename(c.source)).update('\0');
+    if (c.mustUse) h.update(String(st.size)).update('\0');
     await readChunks(c.source, st.size, (b) => h.update(b), signal);
+    for (const f of c.mustUse ? (c.muFolders ?? []) : []) {
+      h.update(`\0${f}/\0`);
+      await hashTree(h, path.join(path.dirname(c.source), f), opts);
+    }
     return h.digest('hex');
   }
-  const tree = await walkTree(c.source, { signal, maxEntries: opts.maxEntries, maxBytes: opts.maxBytes });
+  await hashTree(h, c.source, opts);
+  return h.digest('hex');
+}
+
+/** Feeds the relative path, size and bytes of every file of the folder's walk to `h`, in the walk's order. */
+async function hashTree(h: Hash, root: string, opts: HashOptions): Promise<void> {
+  const { signal } = opts;
+  const tree = await walkTree(root, { signal, maxEntries: opts.maxEntries, maxBytes: opts.maxBytes });
   if (tree.skipped.length) opts.onSkipped?.(tree.skipped);
   const files = tree.files;
   const ahead = Math.max(1, opts.concurrency ?? 8);
@@ -63,7 +81,6 @@ export async function componentHash(c: Pick<MeasuredComponent, 'source' | 'singl
       await readChunks(f.abs, f.size, (b) => h.update(b), signal);
     }
   }
-  return h.digest('hex');
 }
 
 function isRecord(v: unknown, slug: string): v is LocalRecord {
@@ -106,7 +123,14 @@ export class MeasureCache {
         if (e.code !== 'EEXIST') throw e;
       });
       const st = await fs.lstat(file);
-      if (!st.isFile() || st.size !== 32) throw new Error(`${file} is not the cache's 32-byte checksum key`);
+      if (!st.isFile() || st.size !== 32) {
+        // Replaced or damaged (a link, a folder, other bytes): a new key, so every entry signed with the old one
+        // fails its check, is discarded and measured again.
+        await fs.rm(file, { recursive: true, force: true });
+        await fs.writeFile(file, crypto().randomBytes(32), { flag: 'wx', mode: 0o600 }).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+        });
+      }
       return fs.readFile(file);
     })();
     this.secret.catch(() => (this.secret = undefined));

@@ -5,7 +5,7 @@
 import { crypto } from '../lazyNode';
 import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
+import { ComponentNotFoundError, detectComponent, loadingLine, type DetectOptions, type MeasuredComponent } from './component';
 import {
   coreCandidates,
   isCore,
@@ -66,7 +66,7 @@ export interface MeasureOptions {
    * differences; true runs a confirmation pass of as many rounds again on the same site (then the records are made
    * from all rounds).
    */
-  confirm?: (current: LocalRecord, ref: LocalRecord, paired: PairedTtfb) => boolean;
+  confirm?: (current: LocalRecord, ref: LocalRecord, paired: PairedTtfb, pairedCpu: PairedTtfb) => boolean;
   /** test hook: told about each temp folder and server as they are made */
   onResource?: (r: { root?: string; pid?: number; port?: number }) => void;
 }
@@ -183,6 +183,7 @@ interface Probe {
   error: string | null;
   db_errors?: number;
   db_error?: string | null;
+  cpu_ms?: number | null;
 }
 
 type Outcome = { ok: Sample } | { fail: NullReason };
@@ -192,9 +193,9 @@ function abortError(signal: AbortSignal): MeasureError {
   return r instanceof MeasureError ? r : new MeasureError('interrupted', 6);
 }
 
-async function detect(p: string, what = '', signal?: AbortSignal): Promise<MeasuredComponent> {
+async function detect(p: string, what = '', signal?: AbortSignal, opts?: DetectOptions): Promise<MeasuredComponent> {
   try {
-    return await detectComponent(p, signal);
+    return await detectComponent(p, signal, opts);
   } catch (err) {
     if (err instanceof ComponentNotFoundError) throw new MeasureError(`${what}${err.message}`, 2);
     throw err;
@@ -241,6 +242,8 @@ export interface ComparedRecords {
   baseline: LocalRecord;
   /** per context, the paired TTFB differences (working tree − REF, ms), one per measured round */
   paired: PairedTtfb;
+  /** the same for the server's CPU time of each request (native runtime) */
+  pairedCpu: PairedTtfb;
 }
 
 /**
@@ -252,18 +255,20 @@ export interface ComparedRecords {
 export async function measureCompare(o: MeasureOptions, refPath: string, refLabel = 'the baseline'): Promise<ComparedRecords> {
   return underDeadline(o, async (od, signal) => {
     const component = await detect(path.resolve(o.cwd, o.path), '', signal);
-    const ref = await detect(path.resolve(o.cwd, refPath), `${refLabel}: `, signal);
+    const ref = await detect(path.resolve(o.cwd, refPath), `${refLabel}: `, signal, { like: component });
     if (ref.kind !== component.kind) throw new MeasureError(`${refLabel} holds a ${ref.kind}, the working tree a ${component.kind}: nothing to compare`, 2);
     if (ref.kind === 'plugin' && ref.singleFile !== component.singleFile) throw new MeasureError(`${refLabel} is ${ref.singleFile ? 'a single-file plugin' : 'a plugin folder'}, the working tree not: nothing to compare`, 2);
     const out = await run({ ...od, noCache: true }, component, { ...ref, slug: component.slug });
-    return { current: out.current, baseline: out.ref!, paired: out.paired ?? {} };
+    return { current: out.current, baseline: out.ref!, paired: out.paired ?? {}, pairedCpu: out.pairedCpu ?? {} };
   });
 }
 
-async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb }> {
+async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb; pairedCpu?: PairedTtfb }> {
   const started = Date.now();
   const progress = o.progress ?? (() => undefined);
   for (const w of component.warnings ?? []) progress(`warning: ${w}`);
+  const loading = loadingLine(component);
+  if (loading) progress(loading);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
   const warmup = o.warmup ?? DEFAULT_WARMUP;
   const env = await findEnvironment(o);
@@ -272,9 +277,11 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
 
   const cache = o.cacheDir ? new MeasureCache(o.cacheDir) : undefined;
   const hash = await componentHash(component, { signal: o.signal });
-  const cacheKey = MeasureCache.key({ component: hash, wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
+  // A child theme runs on its parent: the parent's files are part of what is measured.
+  const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
   if (cache && !o.noCache && !refComponent) {
-    const hit = await cache.get(cacheKey, component.slug);
+    const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
       progress('answered from the cache (same files, WordPress, PHP and runtime)');
       return { current: { ...hit, local: { ...hit.local, cached: true } } };
@@ -381,8 +388,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       }
       return hook;
     };
-    const activationHook = await activate('measured', component);
-    const refHook = refComponent ? await activate('ref', refComponent) : null;
+    // A must-use plugin has no activation (WordPress loads it on every request): activation_hook null.
+    const activationHook = component.mustUse ? null : await activate('measured', component);
+    const refHook = refComponent && !refComponent.mustUse ? await activate('ref', refComponent) : null;
 
     type Side = 'baseline' | 'measured' | 'ref';
     const one = async (ctx: MeasureContext, side: Side): Promise<Outcome> => {
@@ -399,7 +407,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       }
       if (res.status >= 400) return { fail: { reason: `HTTP ${res.status}`, status: res.status, php_error: await phpErrorText(site, res.body, srv) } };
       if (!probe || probe.queries === null) return { fail: { reason: 'the request left no measurement (WordPress did not load)', status: res.status } };
-      return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries, dbErrors: probe.db_errors ?? 0, dbError: probe.db_error ?? null } };
+      return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries, dbErrors: probe.db_errors ?? 0, dbError: probe.db_error ?? null, cpuMs: typeof probe.cpu_ms === 'number' ? probe.cpu_ms : null } };
     };
 
     const sides: Side[] = refComponent ? ['baseline', 'measured', 'ref'] : ['baseline', 'measured'];
@@ -444,6 +452,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       rounds,
       warmup_rounds: warmup,
       baseline_theme: site.baseTheme,
+      ...(component.parent ? { parent_theme: { slug: component.parent.slug, name: component.parent.name, version: component.parent.version } } : {}),
       opcache: installed.opcache === true,
       sandbox: env.sandbox.name,
       network: srv.network === 'none' ? ('isolated' as const) : ('host' as const),
@@ -460,16 +469,26 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       );
     let record = recordOf(component, 'measured', activationHook);
     let refRecord = refComponent ? recordOf(refComponent, 'ref', refHook) : undefined;
-    // Paired TTFB differences (working tree − REF), request by request in the same round.
-    const pairedTtfb = (): PairedTtfb =>
+    // Paired differences (working tree − REF), request by request in the same round: TTFB, and the server's CPU time
+    // where every request has it.
+    const pairedOf = (f: (x: Sample) => number | null | undefined): PairedTtfb =>
       Object.fromEntries(
-        CONTEXTS.filter((c) => !failed.measured[c] && !failed.ref[c]).map((c) => {
-          const n = Math.min(samples[c].measured.length, samples[c].ref.length);
-          return [c, Array.from({ length: n }, (_, i) => samples[c].measured[i].ttfbMs - samples[c].ref[i].ttfbMs)];
-        }),
+        CONTEXTS.filter((c) => !failed.measured[c] && !failed.ref[c])
+          .map((c) => {
+            const n = Math.min(samples[c].measured.length, samples[c].ref.length);
+            const d = Array.from({ length: n }, (_, i) => {
+              const a = f(samples[c].measured[i]);
+              const b = f(samples[c].ref[i]);
+              return typeof a === 'number' && typeof b === 'number' ? a - b : NaN;
+            });
+            return [c, d] as const;
+          })
+          .filter(([, d]) => d.length > 0 && d.every(Number.isFinite)),
       );
+    const pairedTtfb = () => pairedOf((x) => x.ttfbMs);
+    const pairedCpu = () => pairedOf((x) => x.cpuMs);
     // A comparison the noise cannot decide at the threshold gets one confirmation pass of as many rounds again.
-    if (refComponent && refRecord && o.confirm?.(record, refRecord, pairedTtfb())) {
+    if (refComponent && refRecord && o.confirm?.(record, refRecord, pairedTtfb(), pairedCpu())) {
       progress(`TTFB too close to the threshold to decide: a confirmation pass of ${rounds} more rounds`);
       total += rounds;
       await runRounds(warmup + rounds);
@@ -479,7 +498,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       refRecord = recordOf(refComponent, 'ref', refHook);
     }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
-    return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb() } : {}) };
+    return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };
   } catch (err) {
     if (signal.aborted) throw abortError(signal);
     throw err;
@@ -488,7 +507,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     if (!server && startP) server = await startP.catch(() => undefined);
     if (server) await server.stop();
     // Unsandboxed, a server that failed to start may still have left children: found by the run's marker.
-    if (env.sandbox.name === 'none' && env.runtime === 'php') killMarked(runId);
+    if (env.sandbox.name === 'none' && env.runtime === 'php') killMarked(runId, root);
     live.markers.delete(runId);
     if (root) await removeSite(root);
     if (server?.pid) live.pids.delete(server.pid);

@@ -13,6 +13,8 @@ export interface Sample {
   ttfbMs: number;
   memoryBytes: number;
   queries: number;
+  /** server-side CPU time (user + system) of the request, ms, when the runtime can tell */
+  cpuMs?: number | null;
   /** database errors during the request (wpdb's $EZSQL_ERROR), and the first one's text */
   dbErrors?: number;
   dbError?: string | null;
@@ -159,6 +161,8 @@ export interface LocalInfo {
   rounds: number;
   warmup_rounds: number;
   baseline_theme: string;
+  /** a child theme: the parent theme it was measured with (its Template header; the figures include the parent's cost) */
+  parent_theme?: { slug: string; name: string; version: string | null };
   /** contexts whose measured side had database errors the baseline had not ("not representative"; no grade then) */
   database_errors?: Partial<Record<MeasureContext, DatabaseErrors>>;
   /** whether opcache was on (WP Bench turns it off: compiled code counts in memory); absent in older records */

@@ -1,6 +1,21 @@
 // The PHP files WP Bench writes into a throwaway site: a probe, the endpoints it requests, an installer and a
 // fallback baseline theme. Paths are embedded with phpString() so no path can break out of a PHP literal.
 
+/**
+ * WP Bench's own must-use plugins, in every mu-plugins folder of the site. Named to load first (WordPress loads
+ * must-use plugins in file-name order), before a measured must-use plugin.
+ */
+export const OWN_MU_PLUGINS = { side: '0-wpbench-side.php', http: '0-wpbench-http.php' } as const;
+
+/**
+ * A must-use plugin is measured as WordPress loads it, from wp-content/mu-plugins (WPMU_PLUGIN_DIR's default), on
+ * requests of the side "measured". WordPress has no switch for a must-use plugin, so every other request (the clean
+ * site, the installer) reads another folder holding only WP Bench's own must-use plugins, and the `--baseline-ref`
+ * copy's requests a third one (wp-config.php defines WPMU_PLUGIN_DIR by the X-WPBench-Side header).
+ */
+export const MU_BASELINE_DIR = 'wpbench-mu-baseline';
+export const MU_REF_DIR = 'wpbench-mu-ref';
+
 /** A PHP single-quoted string literal of s. */
 export function phpString(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -15,6 +30,8 @@ export function probePhp(probeDir: string): string {
 // WP Bench probe (throwaway site): records what this request cost once everything else has run.
 if (!defined('WPBENCH_PROBE')) {
 define('WPBENCH_PROBE', 1);
+// The process's CPU time so far (php -S serves every request in one process): the request's own is the difference.
+$GLOBALS['wpbench_ru0'] = function_exists('getrusage') ? getrusage() : null;
 register_shutdown_function(function () {
   // Registered again from inside shutdown: runs after WordPress's own shutdown hook.
   register_shutdown_function(function () {
@@ -34,6 +51,9 @@ register_shutdown_function(function () {
       'location' => $location,
       'error' => $fatal ? $err['message'] . ' in ' . $err['file'] . ':' . $err['line'] : null,
       'wp_loaded' => function_exists('did_action') && did_action('wp_loaded') > 0,
+      // Server-side CPU time (user + system) and wall time of the request, in ms.
+      'cpu_ms' => ($ru0 = $GLOBALS['wpbench_ru0'] ?? null) && ($ru1 = getrusage()) ? (($ru1['ru_utime.tv_sec'] - $ru0['ru_utime.tv_sec'] + $ru1['ru_stime.tv_sec'] - $ru0['ru_stime.tv_sec']) * 1000 + ($ru1['ru_utime.tv_usec'] - $ru0['ru_utime.tv_usec'] + $ru1['ru_stime.tv_usec'] - $ru0['ru_stime.tv_usec']) / 1000) : null,
+      'wall_ms' => isset($_SERVER['REQUEST_TIME_FLOAT']) ? (microtime(true) - $_SERVER['REQUEST_TIME_FLOAT']) * 1000 : null,
       // Every database error of the request (wpdb::print_error() records each one here, shown or not).
       'db_errors' => isset($GLOBALS['EZSQL_ERROR']) && is_array($GLOBALS['EZSQL_ERROR']) ? count($GLOBALS['EZSQL_ERROR']) : 0,
       'db_error' => isset($GLOBALS['EZSQL_ERROR'][0]['error_str']) ? substr((string) $GLOBALS['EZSQL_ERROR'][0]['error_str'], 0, 300) : null,
@@ -60,6 +80,8 @@ export interface ConfigOptions {
   /** secret of the activation endpoint */
   key: string;
   salts: string[];
+  /** a must-use plugin: each side's requests read their own mu-plugins folder (MU_BASELINE_DIR, MU_REF_DIR) */
+  mustUse?: boolean;
 }
 
 /** Our own wp-config.php: SQLite, no outbound HTTP, no cron, no update checks, PHP's own fatal errors. */
@@ -81,7 +103,7 @@ $table_prefix = 'wp_';
 $wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[0-9]+)?$|^localhost(:[0-9]+)?$/', $_SERVER['HTTP_HOST']) ? $_SERVER['HTTP_HOST'] : '127.0.0.1';
 define('WP_HOME', 'http://' . $wpbench_host);
 define('WP_SITEURL', 'http://' . $wpbench_host);
-define('COOKIEHASH', 'wpbench');
+${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}define('COOKIEHASH', 'wpbench');
 define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
@@ -96,8 +118,25 @@ define('WPBENCH_TEMPLATE', ${phpString(o.template ?? o.target)});
 define('WPBENCH_REF_TARGET', ${phpString(o.refTarget ?? '')});
 define('WPBENCH_REF_TEMPLATE', ${phpString(o.refTemplate ?? o.refTarget ?? '')});
 define('WPBENCH_KEY', ${phpString(o.key)});
+define('WPBENCH_MU', ${o.mustUse ? 'true' : 'false'});
 if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
 require_once ABSPATH . 'wp-settings.php';
+`;
+}
+
+/**
+ * wp-config.php lines of a must-use plugin's run: "measured" requests load wp-content/mu-plugins (the plugin as in its
+ * repository, beside WP Bench's own); "ref" requests the --baseline-ref copy's folder; every other request (the clean
+ * site, the installer: the template database never sees the plugin) a folder holding only WP Bench's own.
+ */
+function muPluginDirPhp(ref: boolean): string {
+  return `// A must-use plugin cannot be switched off: each side reads its own mu-plugins folder (WP Bench's own plugins are in each).
+$wpbench_mu_side = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : '';
+if ($wpbench_mu_side !== 'measured') {
+  $wpbench_mu_dir = ${ref ? `$wpbench_mu_side === 'ref' ? ${phpString(MU_REF_DIR)} : ` : ''}${phpString(MU_BASELINE_DIR)};
+  define('WPMU_PLUGIN_DIR', __DIR__ . '/wp-content/' . $wpbench_mu_dir);
+  define('WPMU_PLUGIN_URL', WP_SITEURL . '/wp-content/' . $wpbench_mu_dir);
+}
 `;
 }
 
@@ -194,6 +233,11 @@ if (WPBENCH_REF_TARGET !== '') {
   remove_all_filters('option_active_plugins');
   remove_all_filters('pre_option_stylesheet');
   remove_all_filters('pre_option_template');
+}
+// A must-use plugin has no activation (WordPress loads it on every request): never activate_plugin().
+if (WPBENCH_KIND === 'plugin' && WPBENCH_MU) {
+  echo json_encode(array('time_ms' => 0, 'memory_kb' => 0, 'queries' => 0, 'output_bytes' => 0, 'error' => null, 'note' => 'must-use plugins have no activation'));
+  exit;
 }
 global $wpdb;
 $m0 = memory_get_usage();

@@ -132,7 +132,7 @@ export async function startPhpServer(
     stop: async () => {
       await server.stop();
       // Unsandboxed, detached children (setsid, nohup) escape the process group: found by the marker and killed.
-      await waitGone(killMarked(runId));
+      await waitGone(killMarked(runId, site.root));
     },
   };
 }

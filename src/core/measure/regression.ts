@@ -49,6 +49,12 @@ export interface MetricComparison {
   paired?: { n: number; median: number; lower: number };
   /** the noise cannot decide at the threshold: the median difference is over the allowance, its lower bound is not */
   inconclusive?: boolean;
+  /**
+   * TTFB the wall clock could not decide, decided by the server's CPU time of the same requests: 'unchanged' (its
+   * upper bound within the allowance: the wall-clock difference was the machine's noise) or 'grew' (its lower bound
+   * over the allowance: real work was added).
+   */
+  cpu?: { verdict: 'unchanged' | 'grew'; median: number; lower: number; upper: number };
 }
 
 export type ExceededRule = 'regression' | 'ceiling' | 'broken';
@@ -96,19 +102,33 @@ export function lowerBoundRank(n: number, alpha = 0.05): number {
   return Math.max(1, k);
 }
 
-/** Median and lower bound of paired differences (see lowerBoundRank). */
-export function pairedBound(diffs: number[], alpha = 0.05): { n: number; median: number; lower: number } {
+/** Median and lower (and, symmetric, upper) bound of paired differences (see lowerBoundRank). */
+export function pairedBound(diffs: number[], alpha = 0.05): { n: number; median: number; lower: number; upper: number } {
   const s = [...diffs].sort((a, b) => a - b);
   const n = s.length;
   const m = n % 2 ? s[n >> 1] : (s[n / 2 - 1] + s[n / 2]) / 2;
-  return { n, median: m, lower: s[lowerBoundRank(n, alpha) - 1] };
+  const k = lowerBoundRank(n, alpha);
+  return { n, median: m, lower: s[k - 1], upper: s[n - k] };
+}
+
+/**
+ * A TTFB row the wall clock left inconclusive, asked of the server's CPU time of the same paired requests (what the
+ * code did, nearly blind to other processes on the machine): grew, unchanged, or still undecided.
+ */
+export function cpuVerdict(cpuDiffs: number[] | undefined, allowed: number): MetricComparison['cpu'] | undefined {
+  if (!cpuDiffs || cpuDiffs.length < 3) return undefined;
+  const b = pairedBound(cpuDiffs);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  if (b.lower > allowed + 1e-9) return { verdict: 'grew', median: r(b.median), lower: r(b.lower), upper: r(b.upper) };
+  if (b.upper <= allowed + 1e-9) return { verdict: 'unchanged', median: r(b.median), lower: r(b.lower), upper: r(b.upper) };
+  return undefined;
 }
 
 /**
  * The TTFB verdict on paired differences: a regression only when the lower bound is over the allowance (clear of
  * the run's noise); inconclusive when the median is over it and the bound is not; else no regression.
  */
-export function pairedVerdict(diffs: number[], allowed: number): { verdict: 'regression' | 'inconclusive' | 'ok'; bound: { n: number; median: number; lower: number } } {
+export function pairedVerdict(diffs: number[], allowed: number): { verdict: 'regression' | 'inconclusive' | 'ok'; bound: { n: number; median: number; lower: number; upper: number } } {
   const bound = pairedBound(diffs);
   if (bound.lower > allowed + 1e-9) return { verdict: 'regression', bound };
   if (bound.median > allowed + 1e-9) return { verdict: 'inconclusive', bound };
@@ -160,7 +180,7 @@ function spreadOf(r: LocalRecord, ctx: MeasureContext, metric: MeasureMetric): n
  * bound of the paired median over it (see pairedVerdict) — the run's noise can make a TTFB row inconclusive, never a
  * failure. Memory and queries (and TTFB without pairs) keep the rule: over the allowance and the run's own spread.
  */
-export function compareRecords(current: LocalRecord, baseline: LocalRecord, policy: RegressionPolicy, paired?: PairedTtfb): RegressionReport {
+export function compareRecords(current: LocalRecord, baseline: LocalRecord, policy: RegressionPolicy, paired?: PairedTtfb, pairedCpu?: PairedTtfb): RegressionReport {
   const floors = policy.floors ?? NOISE_FLOOR;
   const rows: MetricComparison[] = [];
   const inconclusive: MetricComparison[] = [];
@@ -188,8 +208,11 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
       if (pairs && pairs.length >= 3 && base !== null) {
         allowed = round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, 0), metric);
         const v = pairedVerdict(pairs, allowed);
-        regression = v.verdict === 'regression';
-        extra = { paired: { n: v.bound.n, median: round(v.bound.median, metric), lower: round(v.bound.lower, metric) }, ...(v.verdict === 'inconclusive' ? { inconclusive: true } : {}) };
+        // Undecided on the wall clock: the same requests' CPU time decides when it can (and says so).
+        const cpu = v.verdict === 'inconclusive' ? cpuVerdict(pairedCpu?.[ctx], allowed) : undefined;
+        regression = v.verdict === 'regression' || cpu?.verdict === 'grew';
+        const undecided = v.verdict === 'inconclusive' && !cpu;
+        extra = { paired: { n: v.bound.n, median: round(v.bound.median, metric), lower: round(v.bound.lower, metric) }, ...(undecided ? { inconclusive: true } : {}), ...(cpu ? { cpu } : {}) };
       } else {
         allowed = allowedBase;
         regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
@@ -208,7 +231,9 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
           baseline: base,
           difference,
           limit: allowed,
-          message: row.paired
+          message: row.cpu
+            ? `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}); the wall clock was too noisy to decide, but the server's CPU time per request grew by at least ${formatMetric(metric, row.cpu.lower, true)} (95 % bound), more than the ${formatMetric(metric, allowed!)} allowed`
+            : row.paired
             ? `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}); request by request at least ${formatMetric(metric, row.paired.lower, true)} (95 % bound over ${row.paired.n} paired rounds), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])})`
             : `${ctx} ${METRIC_NAME[metric]}: ${formatMetric(metric, difference!, true)} over the baseline (${formatMetric(metric, base!)} → ${formatMetric(metric, cur!)}), more than the ${formatMetric(metric, allowed!)} allowed (${policy.maxRegressionPercent} %, at least ${formatMetric(metric, floors[metric])} and the run's noise)`,
         });

@@ -139,10 +139,12 @@ export function phpBinFolders(bin: string, pathVar: string | undefined): string[
 
 /**
  * Without a sandbox: every process of this user whose environment carries `RUN_MARKER=id` (the server's children,
- * detached or not, inherit it) is killed. Linux only (reads /proc); returns the pids it killed. A process that
- * rewrote its environment escapes this; that is why the sandbox is preferred.
+ * detached or not, inherit it), or whose working folder is inside the run's temporary folder `root` (a child started
+ * with `env -i` keeps the site's folder as its own), is killed. Linux only (reads /proc); returns the pids it
+ * killed. A process that rewrote its environment and left the folder escapes this; that is why the sandbox is
+ * preferred.
  */
-export function killMarked(id: string, except: number[] = []): number[] {
+export function killMarked(id: string, root?: string, except: number[] = []): number[] {
   if (process.platform !== 'linux') return [];
   const needle = Buffer.from(`\0${RUN_MARKER}=${id}\0`);
   const first = Buffer.from(`${RUN_MARKER}=${id}\0`);
@@ -163,7 +165,16 @@ export function killMarked(id: string, except: number[] = []): number[] {
     } catch {
       continue;
     }
-    if (env.includes(needle) || env.subarray(0, first.length).equals(first)) {
+    let inRoot = false;
+    if (root) {
+      try {
+        const cwd = readlinkSync(`/proc/${e}/cwd`);
+        inRoot = cwd === root || cwd.startsWith(`${root}/`);
+      } catch {
+        /* not ours to read */
+      }
+    }
+    if (inRoot || env.includes(needle) || env.subarray(0, first.length).equals(first)) {
       try {
         process.kill(pid, 'SIGKILL');
         killed.push(pid);

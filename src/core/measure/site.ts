@@ -6,7 +6,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
 import type { SqliteSource } from './environment';
-import { ACTIVATE_ENDPOINT, HTTP_GUARD_MU_PLUGIN, BASELINE_THEME_INDEX, BASELINE_THEME_STYLE, BOOT_ENDPOINT, SIDE_MU_PLUGIN, SIDE_MU_PLUGIN_COMPARE, installEndpoint, phpString, probePhp, wpConfigPhp } from './phpFiles';
+import {
+  ACTIVATE_ENDPOINT,
+  HTTP_GUARD_MU_PLUGIN,
+  BASELINE_THEME_INDEX,
+  BASELINE_THEME_STYLE,
+  BOOT_ENDPOINT,
+  MU_BASELINE_DIR,
+  MU_REF_DIR,
+  OWN_MU_PLUGINS,
+  SIDE_MU_PLUGIN,
+  SIDE_MU_PLUGIN_COMPARE,
+  installEndpoint,
+  phpString,
+  probePhp,
+  wpConfigPhp,
+} from './phpFiles';
 import { SKIP_NAMES, throwIfAborted, walkTree, type SkippedEntry, type WalkOptions } from './tree';
 import { extractZip } from './zip';
 
@@ -121,10 +136,12 @@ export async function buildSite(
     `<?php\n// SQLite drop-in written by WP Bench (WordPress's SQLite Database Integration).\nif (!defined('DATABASE_TYPE')) define('DATABASE_TYPE', 'sqlite');\nif (!defined('DB_ENGINE')) define('DB_ENGINE', 'sqlite');\nrequire_once ${phpString(sqliteView)} . '/wp-includes/sqlite/db.php';\n`,
   );
 
-  // Baseline theme: the newest bundled default theme the core copy ships, else our minimal one.
+  // Baseline theme: the newest bundled default theme the core copy ships, else our minimal one. Never one of the
+  // measured theme's folder names (a child of twentytwentythree runs on the parent beside it, not on core's copy).
   let baseTheme = BASELINE_THEME;
   const coreThemes = path.join(opts.core, 'wp-content', 'themes');
-  const bundled = DEFAULT_THEMES.find((t) => existsSync(path.join(coreThemes, t, 'style.css')));
+  const taken = new Set([opts.component, opts.ref].flatMap((t) => (t?.kind === 'theme' ? [t.slug, ...(t.parent ? [t.parent.slug] : [])] : [])));
+  const bundled = DEFAULT_THEMES.find((t) => !taken.has(t) && existsSync(path.join(coreThemes, t, 'style.css')));
   if (bundled) {
     baseTheme = bundled;
     await copyTree(path.join(coreThemes, bundled), path.join(content, 'themes', bundled), { ...CORE_COPY, signal: opts.signal });
@@ -141,6 +158,16 @@ export async function buildSite(
       const skipped = await copyTree(from, to, { signal: opts.signal, label });
       if (skipped.length) opts.onSkipped?.(label, skipped);
     };
+    if (c.kind === 'plugin' && c.mustUse) {
+      // Where WordPress loads it (the --baseline-ref copy: a folder of its own, under the same names), with the
+      // sub-folders it loads beside it, as in its repository: __DIR__ . '/acme/acme.php' finds the same files.
+      const dir = suffix ? MU_REF_DIR : 'mu-plugins';
+      await fs.mkdir(path.join(content, dir), { recursive: true });
+      if (!(await fs.stat(c.source)).isFile()) throw new Error(`${c.source} is not a regular file`);
+      await fs.copyFile(c.source, path.join(content, dir, c.mainFile));
+      for (const f of c.muFolders ?? []) await copy(path.join(path.dirname(c.source), f), path.join(content, dir, f), what);
+      return { target: `${dir}/${c.mainFile}` };
+    }
     if (c.kind === 'plugin') {
       if (c.singleFile) {
         const file = path.basename(c.source).replace(/\.php$/i, '') + suffix + '.php';
@@ -153,15 +180,16 @@ export async function buildSite(
       return { target: `${c.slug}${suffix}/${c.mainFile}` };
     }
     await copy(c.source, path.join(content, 'themes', c.slug + suffix), what);
-    if (c.template && c.template !== c.slug && c.template !== path.basename(c.source)) {
-      // The Template header names a folder beside the theme: a path (../../.ssh) is never copied.
-      const plainName = !/[\\/\0]/.test(c.template) && c.template !== '.' && c.template !== '..';
-      const parent = path.join(path.dirname(c.source), c.template);
-      if (plainName && existsSync(path.join(parent, 'style.css')) && !existsSync(path.join(content, 'themes', c.template))) {
-        await copy(parent, path.join(content, 'themes', c.template), 'the parent theme');
-      }
-      return { target: c.slug + suffix, template: c.template };
+    if (c.parent) {
+      // A child theme runs on its parent, found by detection beside it (a plain folder name, never a path such as
+      // ../../.ssh). The --baseline-ref copy's parent is the working tree's (a REF snapshot holds only the child):
+      // one parent folder, copied once, serves both copies.
+      if (c.parent.slug === c.slug + suffix) throw new Error(`the child theme ${c.slug} and its parent theme have the same folder name`);
+      if (!existsSync(path.join(content, 'themes', c.parent.slug))) await copy(c.parent.source, path.join(content, 'themes', c.parent.slug), 'the parent theme');
+      return { target: c.slug + suffix, template: c.parent.slug };
     }
+    // No parent found (detection refuses that before anything is built): nothing else is copied; WordPress says the parent is missing.
+    if (c.template && c.template !== c.slug && c.template !== path.basename(c.source)) return { target: c.slug + suffix, template: c.template };
     return { target: c.slug + suffix };
   };
   const c = opts.component;
@@ -184,12 +212,19 @@ export async function buildSite(
       refTemplate: ref?.template,
       baseTheme,
       key,
+      mustUse: c.mustUse === true,
       salts: Array.from({ length: 8 }, () => crypto().randomBytes(24).toString('base64')),
     }),
   );
-  // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides.
-  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-side.php'), ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN);
-  await fs.writeFile(path.join(content, 'mu-plugins', 'wpbench-http.php'), HTTP_GUARD_MU_PLUGIN);
+  // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides. A
+  // must-use plugin's run has a mu-plugins folder per side: each holds WP Bench's own ('wx': never over a file of
+  // the component's).
+  const muDirs = ['mu-plugins', ...(c.mustUse ? [MU_BASELINE_DIR, ...(ref ? [MU_REF_DIR] : [])] : [])];
+  for (const dir of muDirs) {
+    await fs.mkdir(path.join(content, dir), { recursive: true });
+    await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.side), ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN, { flag: 'wx' });
+    await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.http), HTTP_GUARD_MU_PLUGIN, { flag: 'wx' });
+  }
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));

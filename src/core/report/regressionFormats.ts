@@ -23,7 +23,7 @@ const cell = (m: MetricComparison, v: number | null) => (v === null ? 'not measu
 
 function resultText(m: MetricComparison): string {
   if (m.current === null || m.baseline === null) return m.current === null && m.baseline !== null ? 'BROKEN' : '–';
-  const parts = [m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : 'ok'];
+  const parts = [m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : m.cpu?.verdict === 'unchanged' ? 'ok (server CPU time unchanged; wall-clock noise)' : 'ok'];
   if (m.overCeiling) parts.push(`over ceiling ${formatMetric(m.metric, m.ceiling!)}`);
   return parts.join(', ');
 }
@@ -95,7 +95,7 @@ export function regressionMarkdown(s: RegressionSubject): string {
   for (const m of s.report.rows) {
     const r = resultText(m);
     out.push(
-      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r === 'ok' ? '✅ ok' : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
+      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r.startsWith('ok') ? `✅ ${escapeMarkdown(r)}` : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
     );
   }
   if (s.report.exceeded.length) {

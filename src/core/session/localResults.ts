@@ -6,7 +6,7 @@ import { crypto } from '../lazyNode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { componentHash } from '../measure/cache';
-import { detectComponent } from '../measure/component';
+import { ComponentLoadingError, detectComponent } from '../measure/component';
 import { TreeLimitError } from '../measure/tree';
 import { CONTEXTS, type LocalRecord } from '../measure/method';
 import type { ComponentKind } from '../model';
@@ -34,13 +34,20 @@ const HOST_READS = 2;
  * The content hash of what `measure PATH` copies into the site; undefined when PATH holds no component any more.
  * Runs in the extension host, so it never blocks it: the copy's own walk (src/core/measure/tree.ts: a FIFO or a
  * device is never opened, no link is followed out of the component or round a loop), at most two reads at once.
- * Rejects with the signal's reason when `signal` aborts, and with TreeLimitError past the walk's caps.
+ * Rejects with the signal's reason when `signal` aborts, with TreeLimitError past the walk's caps, and with
+ * ComponentLoadingError when the component is there but not what WordPress needs to load it (a child theme's parent
+ * missing, a mu-plugins sub-folder without one loader): its message says what to do.
  */
 export async function hashOfPath(p: string, signal?: AbortSignal): Promise<string | undefined> {
   try {
-    return await componentHash(await detectComponent(p, signal), { signal, concurrency: HOST_READS });
+    const c = await detectComponent(p, signal);
+    const own = await componentHash(c, { signal, concurrency: HOST_READS });
+    // A child theme is measured with its parent: a change there makes the record stale too.
+    if (!c.parent) return own;
+    const parent = await componentHash({ kind: 'theme', source: c.parent.source, singleFile: false }, { signal, concurrency: HOST_READS });
+    return crypto().createHash('sha256').update(`${own}\0${parent}`).digest('hex');
   } catch (err) {
-    if (signal?.aborted || err instanceof TreeLimitError) throw err;
+    if (signal?.aborted || err instanceof TreeLimitError || err instanceof ComponentLoadingError) throw err;
     return undefined;
   }
 }
