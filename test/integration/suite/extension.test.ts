@@ -326,7 +326,8 @@ describe('WP Bench in VS Code', function () {
       assert.doesNotMatch(html, /id="open-profile"/, 'no profile button for a javascript: link');
       const { hoverMarkdown } = await import('../../../src/core/present');
       const md = hoverMarkdown('plugin', 'evil-plugin', a.bench.lookups.peek('plugin', 'evil-plugin'));
-      assert.doesNotMatch(md, /\]\(command:/);
+      // An escaped `\]` closes no link: only an unescaped `](command:` would be one.
+      assert.doesNotMatch(md, /(?<!\\)\]\(command:/);
       assert.doesNotMatch(md, /(?<!\\)<img/);
     } finally {
       server.close();
