@@ -61,12 +61,21 @@ describe('measure: what PATH is', () => {
     }
   });
 
-  it('warns when a plugin folder has composer.json but no vendor/ (a source checkout)', async () => {
+  it('warns when composer.json requires run-time packages but there is no vendor/ (a source checkout)', async () => {
     await write('qm/qm.php', '<?php\n/* Plugin Name: QM */');
-    await write('qm/composer.json', '{}');
-    assert.match((await detectComponent(path.join(dir, 'qm'))).warnings?.[0] ?? '', /no vendor/);
+    await write('qm/composer.json', JSON.stringify({ require: { php: '>=7.4', 'ext-json': '*', 'composer/installers': '^2', 'acme/forms': '^2.0' } }));
+    const w = (await detectComponent(path.join(dir, 'qm'))).warnings?.[0] ?? '';
+    assert.match(w, /composer\.json requires acme\/forms but there is no vendor\//);
     await fs.mkdir(path.join(dir, 'qm', 'vendor'));
     assert.equal((await detectComponent(path.join(dir, 'qm'))).warnings, undefined);
+  });
+
+  it('no warning when composer.json holds only dev tools (require-dev) or the platform; an unreadable one still warns', async () => {
+    await write('th/th.php', '<?php\n/* Plugin Name: TH */');
+    await write('th/composer.json', JSON.stringify({ require: { php: '>=8.0' }, 'require-dev': { 'phpunit/phpunit': '^9', 'wp-coding-standards/wpcs': '^3' } }));
+    assert.equal((await detectComponent(path.join(dir, 'th'))).warnings, undefined);
+    await write('th/composer.json', '{ not json');
+    assert.match((await detectComponent(path.join(dir, 'th'))).warnings?.[0] ?? '', /not readable/);
   });
 
   it('the cache hash changes with any file, not with .git or node_modules', async () => {

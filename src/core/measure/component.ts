@@ -93,12 +93,35 @@ function slugOf(name: string): string {
 }
 
 /** A source checkout that needs a build step WordPress does not run: composer.json without vendor/. */
+/** Not packages a plugin loads from vendor/ at run time: the platform, Composer's own APIs and its installers plugin. */
+const NOT_RUNTIME = /^(php|php-64bit|hhvm|ext-.*|lib-.*|composer-plugin-api|composer-runtime-api|composer\/installers|roots\/wordpress-core-installer)$/i;
+
+/**
+ * The packages composer.json's `require` (not `require-dev`: tests and tools) installs into vendor/ for run time.
+ * A file that cannot be read as JSON counts as needing them (the warning stays, as before).
+ */
+export async function runtimePackages(file: string): Promise<string[]> {
+  try {
+    const st = await fs.stat(file);
+    if (!st.isFile() || st.size > 1024 * 1024) return ['(composer.json not readable)'];
+    const j = JSON.parse(await fs.readFile(file, 'utf8')) as { require?: unknown };
+    const req = j && typeof j === 'object' && j.require && typeof j.require === 'object' ? Object.keys(j.require as object) : [];
+    return req.filter((n) => !NOT_RUNTIME.test(n));
+  } catch {
+    return ['(composer.json not readable)'];
+  }
+}
+
 async function buildWarnings(c: MeasuredComponent): Promise<MeasuredComponent> {
   const roots = c.mustUse ? (c.muFolders ?? []).map((f) => path.join(path.dirname(c.source), f)) : c.singleFile ? [] : [c.source];
   for (const root of roots) {
     const has = (f: string) => fs.stat(path.join(root, f)).then(() => true, () => false);
     if ((await has('composer.json')) && !(await has('vendor'))) {
-      c.warnings = ['composer.json but no vendor/ folder: a source checkout without `composer install` may load less than the installed component'];
+      const needs = await runtimePackages(path.join(root, 'composer.json'));
+      if (needs.length === 0) continue;
+      c.warnings = [
+        `composer.json requires ${needs.slice(0, 3).join(', ')}${needs.length > 3 ? ` and ${needs.length - 3} more` : ''} but there is no vendor/ folder: a source checkout without \`composer install\` may load less than the installed component`,
+      ];
       break;
     }
   }
