@@ -97,12 +97,14 @@ describe('wp-bench measure --baseline-ref (regression check, native php)', funct
     assert.match(md.out, /\| homepage \| queries \|/);
   });
 
-  it('an unchanged plugin never fails in 10 runs (exit 0, or 3 when the noise cannot decide TTFB); memory and queries stay within the floor', async () => {
+  it('an unchanged plugin never fails in 5 runs (exit 0, or 3 when the noise cannot decide TTFB); memory and queries stay within the floor', async function () {
+    // A run the noise cannot decide takes a confirmation pass (twice the rounds): up to ~60 s each on 2 busy cores.
+    this.timeout(600_000);
     const worst = { ttfbMs: 0, memoryMb: 0, queries: 0 };
     let inconclusiveRuns = 0;
     const times: number[] = [];
     let allowedTtfb = 0;
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 5; i++) {
       const t0 = Date.now();
       const r = await run([path.join(repo, 'sample'), '--baseline-ref', 'HEAD', '--json', ...fast], env);
       times.push((Date.now() - t0) / 1000);
@@ -126,7 +128,7 @@ describe('wp-bench measure --baseline-ref (regression check, native php)', funct
     }
     assert.equal(worst.queries, 0);
     assert.ok(worst.memoryMb <= NOISE_FLOOR.memoryMb, `memory noise ${worst.memoryMb} MB`);
-    console.log(`      10 unchanged runs (threshold ${DEFAULT_MAX_REGRESSION_PERCENT} %), ${inconclusiveRuns} inconclusive: worst |difference| TTFB ${worst.ttfbMs} ms (largest allowed ${allowedTtfb} ms), memory ${(worst.memoryMb * 1024).toFixed(0)} KB, queries ${worst.queries}; ${times.map((t) => t.toFixed(1)).join(' ')} s`);
+    console.log(`      5 unchanged runs (threshold ${DEFAULT_MAX_REGRESSION_PERCENT} %), ${inconclusiveRuns} inconclusive: worst |difference| TTFB ${worst.ttfbMs} ms (largest allowed ${allowedTtfb} ms), memory ${(worst.memoryMb * 1024).toFixed(0)} KB, queries ${worst.queries}; ${times.map((t) => t.toFixed(1)).join(' ')} s`);
   });
 
   it('.wp-bench.json at the repository root: a ceiling fails an unchanged plugin; --fail-on-regression overrides the percentage', async () => {
