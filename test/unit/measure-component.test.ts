@@ -74,6 +74,9 @@ describe('measure: what PATH is', () => {
     await write('th/th.php', '<?php\n/* Plugin Name: TH */');
     await write('th/composer.json', JSON.stringify({ require: { php: '>=8.0' }, 'require-dev': { 'phpunit/phpunit': '^9', 'wp-coding-standards/wpcs': '^3' } }));
     assert.equal((await detectComponent(path.join(dir, 'th'))).warnings, undefined);
+    // A classmap of its own (as Query Monitor has) needs vendor/autoload.php even with nothing to install.
+    await write('th/composer.json', JSON.stringify({ require: { php: '>=7.4', 'composer/installers': '^2' }, autoload: { classmap: ['classes'] } }));
+    assert.match((await detectComponent(path.join(dir, 'th'))).warnings?.[0] ?? '', /requires its own autoloader \(classmap\) but there is no vendor\//);
     await write('th/composer.json', '{ not json');
     assert.match((await detectComponent(path.join(dir, 'th'))).warnings?.[0] ?? '', /not readable/);
   });

@@ -97,16 +97,21 @@ function slugOf(name: string): string {
 const NOT_RUNTIME = /^(php|php-64bit|hhvm|ext-.*|lib-.*|composer-plugin-api|composer-runtime-api|composer\/installers|roots\/wordpress-core-installer)$/i;
 
 /**
- * The packages composer.json's `require` (not `require-dev`: tests and tools) installs into vendor/ for run time.
- * A file that cannot be read as JSON counts as needing them (the warning stays, as before).
+ * What composer.json puts into vendor/ for run time: the packages of `require` (not `require-dev`: tests and tools),
+ * and the project's own autoloader when it has an `autoload` section. A file that cannot be read as JSON counts as
+ * needing vendor/ (the warning stays).
  */
 export async function runtimePackages(file: string): Promise<string[]> {
   try {
     const st = await fs.stat(file);
     if (!st.isFile() || st.size > 1024 * 1024) return ['(composer.json not readable)'];
-    const j = JSON.parse(await fs.readFile(file, 'utf8')) as { require?: unknown };
+    const j = JSON.parse(await fs.readFile(file, 'utf8')) as { require?: unknown; autoload?: unknown };
     const req = j && typeof j === 'object' && j.require && typeof j.require === 'object' ? Object.keys(j.require as object) : [];
-    return req.filter((n) => !NOT_RUNTIME.test(n));
+    const out = req.filter((n) => !NOT_RUNTIME.test(n));
+    // Its own autoloader (Query Monitor's classmap): the code loads vendor/autoload.php even with no package to install.
+    const auto = j && typeof j === 'object' && j.autoload && typeof j.autoload === 'object' ? Object.keys(j.autoload as object) : [];
+    if (auto.length) out.push(`its own autoloader (${auto.join(', ')})`);
+    return out;
   } catch {
     return ['(composer.json not readable)'];
   }
