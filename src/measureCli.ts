@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent } from './core/measure/component';
 import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from './core/measure/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, compareRecords, type PairedTtfb, type RegressionPolicy } from './core/measure/regression';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from './core/measure/regression';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
 export const EXIT_INCONCLUSIVE = 3;
@@ -181,8 +181,8 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     if (baselineRef !== undefined) {
       const small = tooSmallToJudge(options.rounds ?? DEFAULT_ROUNDS, options.warmup ?? DEFAULT_WARMUP);
       if (small) throw new UsageError(`--baseline-ref: ${small}`);
+      return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     }
-    if (baselineRef !== undefined) return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     const record = await measure(options);
     io.out(json ? JSON.stringify(record) : measureTable(record));
     return 0;
@@ -248,8 +248,8 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
       maxRegressionPercent: failPct ?? team.config.measure?.maxRegressionPercent ?? DEFAULT_MAX_REGRESSION_PERCENT,
       ceilings: team.config.measure?.ceilings ?? {},
     };
-    // TTFB the noise cannot decide at the threshold gets one confirmation pass before any verdict.
-    const confirm = (cur: LocalRecord, base: LocalRecord, paired: PairedTtfb, cpu: PairedTtfb) => compareRecords(cur, base, policy, paired, cpu).inconclusive.length > 0;
+    // TTFB the wall clock cannot decide at the threshold gets one confirmation pass first; only then is CPU time asked.
+    const confirm = (cur: LocalRecord, base: LocalRecord, paired: PairedTtfb) => compareRecords(cur, base, policy, paired).inconclusive.length > 0;
     const { current, baseline, paired, pairedCpu } = await measureCompare({ ...options, confirm }, refPath, `${abs} at ${ref}`);
     const report = compareRecords(current, baseline, policy, paired, pairedCpu);
     const prefix = (await repoPrefix(dir)) ?? '';
@@ -287,11 +287,11 @@ export function interruptSignal(): { signal: AbortSignal; dispose: () => void } 
 /**
  * Why a comparison with these settings cannot be judged, or undefined. One measured round has no spread to tell noise
  * from a change, and without warm-up the first requests' one-time work (caches, transients) lands in the figures:
- * both gave false regressions. At least 3 rounds and 1 warm-up round.
+ * both gave false regressions. At least MIN_PAIRS (5) rounds and 1 warm-up round.
  */
 export function tooSmallToJudge(rounds: number, warmup: number): string | undefined {
-  if (rounds < 3) return `${rounds} measured round${rounds === 1 ? '' : 's'} cannot tell a change from noise; use --rounds 3 or more (default ${DEFAULT_ROUNDS})`;
-  if (warmup < 1) return 'without a warm-up round the first requests\' one-time work counts as cost; use --warmup 1 or more (default 2)';
+  if (rounds < MIN_PAIRS) return `${countNoun(rounds, 'measured round')} cannot tell a change from noise (a 95 % bound needs ${MIN_PAIRS}); use --rounds ${MIN_PAIRS} or more (default ${DEFAULT_ROUNDS})`;
+  if (warmup < 1) return `without a warm-up round the first requests' one-time work counts as cost; use --warmup 1 or more (default ${DEFAULT_WARMUP})`;
   return undefined;
 }
 

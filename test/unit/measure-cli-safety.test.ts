@@ -14,11 +14,12 @@ function io(signal?: AbortSignal) {
 }
 
 describe('measure CLI guards', () => {
-  it('tooSmallToJudge: fewer than 3 rounds or no warm-up cannot be judged; the defaults can', () => {
+  it('tooSmallToJudge: fewer than 5 rounds or no warm-up cannot be judged; the defaults can', () => {
     assert.match(tooSmallToJudge(1, 2)!, /1 measured round cannot tell a change from noise/);
-    assert.match(tooSmallToJudge(2, 2)!, /--rounds 3 or more/);
+    assert.match(tooSmallToJudge(2, 2)!, /--rounds 5 or more/);
     assert.match(tooSmallToJudge(5, 0)!, /--warmup 1 or more/);
-    assert.equal(tooSmallToJudge(3, 1), undefined);
+    assert.match(tooSmallToJudge(3, 1)!, /--rounds 5 or more/, 'below 5 pairs the smallest difference is no 95 % bound');
+    assert.equal(tooSmallToJudge(5, 1), undefined);
     assert.equal(tooSmallToJudge(9, 2), undefined);
   });
 

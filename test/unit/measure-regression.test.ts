@@ -181,29 +181,32 @@ describe('measure --baseline-ref: TTFB on paired differences', () => {
     const after = record('Acme', 22, 1000, 2);
     const without = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} });
     assert.ok(without.exceeded.some((e) => e.metric === 'ttfbMs'), 'the median rule alone fails it');
-    const paired = { activation: [1, -2, 0.5], homepage: [2, -1, 0], admin: [-1, 1, 0] };
+    const paired = { activation: [1, -2, 0.5, 0, 1], homepage: [2, -1, 0, 0, -2], admin: [-1, 1, 0, 0, 1] };
     const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, paired);
     assert.deepEqual(r.exceeded, []);
     assert.deepEqual(r.inconclusive, []);
     const row = r.rows.find((x) => x.context === 'homepage' && x.metric === 'ttfbMs')!;
-    assert.deepEqual(row.paired, { n: 3, median: 0, lower: -1 });
+    assert.deepEqual(row.paired, { n: 5, median: 0, lower: -2 });
     assert.equal(row.allowed, 5, 'the allowance is the percentage or the floor, not widened by the noise');
   });
 
   it('inconclusive rows: exit 3 material in every format, PASSED never said', () => {
     const before = record('Acme', 10, 1000, 2);
     const after = record('Acme', 16, 1000, 2);
-    const paired = { activation: [-30, 20, 8], homepage: [0, 0, 0], admin: [0, 0, 0] };
+    const paired = { activation: [-30, 20, 8, 9, 7], homepage: [0, 0, 0, 0, 0], admin: [0, 0, 0, 0, 0] };
     const report = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, paired);
     assert.equal(report.inconclusive.length, 1);
     assert.equal(report.exceeded.length, 0);
     const subject: RegressionSubject = { ref: 'main', commit: 'a'.repeat(40), current: after, baseline: before, report };
     assert.match(regressionTable(subject), /INCONCLUSIVE: 1 TTFB difference too close to the threshold/);
     assert.match(regressionTable(subject), /Inconclusive: activation TTFB: request by request \+8\.0 ms/);
+    // Fewer than 5 pairs: no paired verdict (the smallest of 3 is no 95 % bound); the medians-and-spread rule judges.
+    const three = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, { activation: [-30, 20, 8], homepage: [0, 0, 0], admin: [0, 0, 0] });
+    assert.equal(three.rows.find((x) => x.context === 'activation' && x.metric === 'ttfbMs')!.paired, undefined);
     assert.doesNotMatch(regressionTable(subject), /PASSED/);
     const j = JSON.parse(regressionJson(subject));
     assert.equal(j.passed, false);
-    assert.deepEqual(j.inconclusive[0].paired, { n: 3, median: 8, lower: -30 });
+    assert.deepEqual(j.inconclusive[0].paired, { n: 5, median: 8, lower: -30 });
     assert.match(regressionMarkdown(subject), /⚠️ inconclusive/);
   });
 });
@@ -240,7 +243,7 @@ describe('measure table: figures people can read', () => {
 describe('measure --baseline-ref: the server CPU time decides what the wall clock cannot', () => {
   const before = record('Acme', 10, 1000, 2);
   const after = record('Acme', 16, 1000, 2);
-  const noisyWall = { activation: [-30, 20, 8, 40, -25, 9, 12, 7, 30], homepage: [0, 0, 0], admin: [0, 0, 0] };
+  const noisyWall = { activation: [-30, 20, 8, 40, -25, 9, 12, 7, 30], homepage: [0, 0, 0, 0, 0], admin: [0, 0, 0, 0, 0] };
   it('wall clock undecided, CPU time unchanged: ok, and said so', () => {
     const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, noisyWall, { activation: [0.2, -0.4, 0.1, 0.3, -0.2, 0, 0.5, -0.1, 0.2] });
     assert.deepEqual(r.exceeded, []);

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { componentHash } from '../../src/core/measure/cache';
 import { ComponentNotFoundError, detectComponent } from '../../src/core/measure/component';
 import { buildSite, copyTree } from '../../src/core/measure/site';
-import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, TreeLimitError, skippedLine, walkTree, type SkippedEntry } from '../../src/core/measure/tree';
+import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, TreeLimitError, isInside, skippedLine, walkTree, type SkippedEntry } from '../../src/core/measure/tree';
 import { hashOfPath } from '../../src/core/session/localResults';
 
 const HEADER = '<?php\n/*\n * Plugin Name: Hostile\n * Version: 1.0\n */\n';
@@ -325,5 +325,14 @@ async function oldHash(kind: string, source: string): Promise<string> {
     const ac = new AbortController();
     ac.abort(new Error('cancelled'));
     await assert.rejects(hashOfPath(comp, ac.signal), /cancelled/);
+  });
+});
+
+describe('isInside', () => {
+  it('a name that starts with two dots is inside; `..` and `../x` are not', () => {
+    assert.equal(isInside('/a/b', '/a/b/..foo'), true);
+    assert.equal(isInside('/a/b', '/a/b'), true);
+    assert.equal(isInside('/a/b', '/a'), false);
+    assert.equal(isInside('/a/b', '/a/c'), false);
   });
 });

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { HEADER_BYTES, PLUGIN_HEADER_NAMES, THEME_HEADER_NAMES, parseFileHeaders } from '../scan/headers';
 import { loadedSubFolders, phpTokens } from '../scan/php';
 import { pluginFileSlug } from '../scan/text';
+import { MAX_LOADER_BYTES } from '../scan/muplugins';
 import { OWN_MU_PLUGINS } from './phpFiles';
 import { SKIP_NAMES, isInside, readHead, throwIfAborted } from './tree';
 
@@ -66,7 +67,6 @@ export interface DetectOptions {
 /** The folder WordPress loads must-use plugins from (WPMU_PLUGIN_DIR's default name). */
 const MU_PLUGINS = 'mu-plugins';
 /** Loader code is read up to this size (what it loads is found in its string literals). */
-const MAX_LOADER_BYTES = 512 * 1024;
 
 /**
  * The first HEADER_BYTES of a regular file; null for anything else (a FIFO's open() would block for good, a device
@@ -99,12 +99,12 @@ const NOT_RUNTIME = /^(php|php-64bit|hhvm|ext-.*|lib-.*|composer-plugin-api|comp
 /**
  * What composer.json puts into vendor/ for run time: the packages of `require` (not `require-dev`: tests and tools),
  * and the project's own autoloader when it has an `autoload` section. A file that cannot be read as JSON counts as
- * needing vendor/ (the warning stays).
+ * needing vendor/ (null: the warning stays, saying so).
  */
-export async function runtimePackages(file: string): Promise<string[]> {
+export async function runtimePackages(file: string): Promise<string[] | null> {
   try {
     const st = await fs.stat(file);
-    if (!st.isFile() || st.size > 1024 * 1024) return ['(composer.json not readable)'];
+    if (!st.isFile() || st.size > 1024 * 1024) return null;
     const j = JSON.parse(await fs.readFile(file, 'utf8')) as { require?: unknown; autoload?: unknown };
     const req = j && typeof j === 'object' && j.require && typeof j.require === 'object' ? Object.keys(j.require as object) : [];
     const out = req.filter((n) => !NOT_RUNTIME.test(n));
@@ -113,7 +113,7 @@ export async function runtimePackages(file: string): Promise<string[]> {
     if (auto.length) out.push(`its own autoloader (${auto.join(', ')})`);
     return out;
   } catch {
-    return ['(composer.json not readable)'];
+    return null;
   }
 }
 
@@ -123,10 +123,9 @@ async function buildWarnings(c: MeasuredComponent): Promise<MeasuredComponent> {
     const has = (f: string) => fs.stat(path.join(root, f)).then(() => true, () => false);
     if ((await has('composer.json')) && !(await has('vendor'))) {
       const needs = await runtimePackages(path.join(root, 'composer.json'));
-      if (needs.length === 0) continue;
-      c.warnings = [
-        `composer.json requires ${needs.slice(0, 3).join(', ')}${needs.length > 3 ? ` and ${needs.length - 3} more` : ''} but there is no vendor/ folder: a source checkout without \`composer install\` may load less than the installed component`,
-      ];
+      if (needs?.length === 0) continue;
+      const what = needs ? `composer.json requires ${needs.slice(0, 3).join(', ')}${needs.length > 3 ? ` and ${needs.length - 3} more` : ''}` : 'composer.json (not readable as JSON)';
+      c.warnings = [`${what} but there is no vendor/ folder: a source checkout without \`composer install\` may load less than the installed component`];
       break;
     }
   }

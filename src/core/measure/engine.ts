@@ -26,7 +26,7 @@ import { ACTIVATE_PATH, BOOT_PATH, INSTALL_PATH, buildSite, makeTempRoot, remove
 import { MeasureCache, componentHash } from './cache';
 import { TreeLimitError, skippedLine } from './tree';
 import type { PairedTtfb } from './regression';
-import { chooseSandbox, killMarked, type SandboxChoice, type SandboxProbe } from './sandbox';
+import { chooseSandbox, killMarked, waitGone, type SandboxChoice, type SandboxProbe } from './sandbox';
 
 export const DEFAULT_ROUNDS = 9;
 export const DEFAULT_WARMUP = 2;
@@ -289,14 +289,16 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   }
 
   // One deadline and one abort for the whole run (the caller's Ctrl-C or the time limit): underDeadline's signal.
-  const signal = o.signal ?? new AbortController().signal;
+  const signal = o.signal!;
   const check = () => {
     if (signal.aborted) throw abortError(signal);
   };
 
-  // Every process of the run carries this marker (found and killed afterwards when there is no sandbox).
+  // Every process of the run carries this marker; without a sandbox its leftovers are found by it and killed (in the
+  // sandbox the kernel ends them all with its PID namespace; Playground starts none).
   const runId = crypto().randomBytes(12).toString('hex');
-  track({ marker: runId });
+  const sweep = env.sandbox.name === 'none' && env.runtime === 'php';
+  if (sweep) track({ marker: runId });
   let root: string | undefined;
   let server: RuntimeServer | undefined;
   let startP: Promise<RuntimeServer> | undefined;
@@ -326,7 +328,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     progress(sandboxLine(env.sandbox));
     startP =
       env.runtime === 'php'
-        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), env.sandbox, runId)
+        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), env.sandbox, runId, (w) => progress(`warning: ${w}`))
         : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
     server = await raceAbort(startP, signal);
     o.onResource?.({ port: server.port, pid: server.pid });
@@ -506,8 +508,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
     if (!server && startP) server = await startP.catch(() => undefined);
     if (server) await server.stop();
-    // Unsandboxed, a server that failed to start may still have left children: found by the run's marker.
-    if (env.sandbox.name === 'none' && env.runtime === 'php') killMarked(runId, root);
+    // Unsandboxed, detached children (setsid, nohup, env -i) escape the process group: found by the run's marker or
+    // their working folder, killed, and waited for (also after a server that failed to start).
+    if (sweep) await waitGone(killMarked(runId, root));
     live.markers.delete(runId);
     if (root) await removeSite(root);
     if (server?.pid) live.pids.delete(server.pid);

@@ -51,9 +51,8 @@ register_shutdown_function(function () {
       'location' => $location,
       'error' => $fatal ? $err['message'] . ' in ' . $err['file'] . ':' . $err['line'] : null,
       'wp_loaded' => function_exists('did_action') && did_action('wp_loaded') > 0,
-      // Server-side CPU time (user + system) and wall time of the request, in ms.
+      // Server-side CPU time (user + system) of the request, in ms.
       'cpu_ms' => ($ru0 = $GLOBALS['wpbench_ru0'] ?? null) && ($ru1 = getrusage()) ? (($ru1['ru_utime.tv_sec'] - $ru0['ru_utime.tv_sec'] + $ru1['ru_stime.tv_sec'] - $ru0['ru_stime.tv_sec']) * 1000 + ($ru1['ru_utime.tv_usec'] - $ru0['ru_utime.tv_usec'] + $ru1['ru_stime.tv_usec'] - $ru0['ru_stime.tv_usec']) / 1000) : null,
-      'wall_ms' => isset($_SERVER['REQUEST_TIME_FLOAT']) ? (microtime(true) - $_SERVER['REQUEST_TIME_FLOAT']) * 1000 : null,
       // Every database error of the request (wpdb::print_error() records each one here, shown or not).
       'db_errors' => isset($GLOBALS['EZSQL_ERROR']) && is_array($GLOBALS['EZSQL_ERROR']) ? count($GLOBALS['EZSQL_ERROR']) : 0,
       'db_error' => isset($GLOBALS['EZSQL_ERROR'][0]['error_str']) ? substr((string) $GLOBALS['EZSQL_ERROR'][0]['error_str'], 0, 300) : null,

@@ -5,7 +5,7 @@ import type * as Net from 'node:net';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from './environment';
-import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, killMarked, phpBinFolders, waitGone, type SandboxProbe } from './sandbox';
+import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxProbe } from './sandbox';
 import type { Site } from './site';
 import type { RuntimeServer } from './runtime';
 
@@ -92,6 +92,7 @@ export async function startPhpServer(
   onChild: (c: ChildProcess) => void,
   sandbox: SandboxProbe = { name: 'none' },
   runId?: string,
+  onNote?: (warning: string) => void,
 ): Promise<RuntimeServer> {
   const port = await freePort();
   const args = [
@@ -125,17 +126,8 @@ export async function startPhpServer(
       : { bin: php.bin, args };
     launch = { bin: sandbox.bin, args: bubblewrapArgs({ writable: site.root, readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, ...inner }) };
   }
-  const server = await launchServer({ ...launch, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false, marker: runId, socketPath });
-  // In the sandbox the kernel ends them all with its PID namespace.
-  if (!runId || sandbox.name === 'bubblewrap') return server;
-  return {
-    ...server,
-    stop: async () => {
-      await server.stop();
-      // Unsandboxed, detached children (setsid, nohup) escape the process group: found by the marker and killed.
-      await waitGone(killMarked(runId, site.root));
-    },
-  };
+  if (sandbox.name === 'bubblewrap' && !socketPath) onNote?.(`the temporary folder's path is too long for a Unix socket (${MAX_SOCKET_PATH} bytes): the sandbox keeps the machine's network (local.network "host")`);
+  return launchServer({ ...launch, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false, marker: runId, socketPath });
 }
 
 /** How a runtime's server is started (see launchServer). */

@@ -81,6 +81,12 @@ export interface RegressionReport {
   inconclusive: MetricComparison[];
 }
 
+/**
+ * Fewest pairs for a paired verdict: below 5 the smallest difference is no 95 % bound (87.5 % with 3 pairs, 93.75 %
+ * with 4); such a run keeps the medians-and-spread rule. `--baseline-ref` asks for 5 rounds at least.
+ */
+export const MIN_PAIRS = 5;
+
 /** Per context, the paired TTFB differences of a comparison (working tree − REF, ms), one per measured round. */
 export type PairedTtfb = Partial<Record<MeasureContext, number[]>>;
 
@@ -116,7 +122,7 @@ export function pairedBound(diffs: number[], alpha = 0.05): { n: number; median:
  * code did, nearly blind to other processes on the machine): grew, unchanged, or still undecided.
  */
 export function cpuVerdict(cpuDiffs: number[] | undefined, allowed: number): MetricComparison['cpu'] | undefined {
-  if (!cpuDiffs || cpuDiffs.length < 3) return undefined;
+  if (!cpuDiffs || cpuDiffs.length < MIN_PAIRS) return undefined;
   const b = pairedBound(cpuDiffs);
   const r = (x: number) => Math.round(x * 10) / 10;
   if (b.lower > allowed + 1e-9) return { verdict: 'grew', median: r(b.median), lower: r(b.lower), upper: r(b.upper) };
@@ -205,7 +211,7 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
       let regression: boolean;
       let allowed: number | null;
       let extra: Pick<MetricComparison, 'paired' | 'inconclusive'> = {};
-      if (pairs && pairs.length >= 3 && base !== null) {
+      if (pairs && pairs.length >= MIN_PAIRS && base !== null) {
         allowed = round(allowedIncrease(base, metric, policy.maxRegressionPercent, floors, 0), metric);
         const v = pairedVerdict(pairs, allowed);
         // Undecided on the wall clock: the same requests' CPU time decides when it can (and says so).

@@ -130,6 +130,7 @@ export async function buildSite(
   if (opts.sqlite.kind === 'zip') await extractZip(opts.sqlite.path, sqliteDir, opts.sqlite.prefix);
   else await copyTree(opts.sqlite.path, sqliteDir, { followOutside: true, label: 'the SQLite integration', signal: opts.signal });
   await patchSqliteForOldCore(sqliteDir);
+  await patchSqliteNoPluginBoot(sqliteDir);
   const sqliteView = path.posix.join(view.work, 'sqlite');
   await fs.writeFile(
     path.join(content, 'db.php'),
@@ -229,6 +230,21 @@ export async function buildSite(
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
   return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}) };
+}
+
+/**
+ * The integration's db.php boots Query Monitor from `active_plugins` before WordPress loads any plugin (its QM
+ * integration). That loads the measured copy on every request, the clean site's and REF's included, past the side
+ * switch: Query Monitor against a copy of itself died with "Cannot declare class ComposerAutoloaderInit…". On MySQL,
+ * without QM's own db.php drop-in, QM loads as an ordinary plugin: WP Bench's copy of the integration does too.
+ */
+export async function patchSqliteNoPluginBoot(sqliteDir: string): Promise<boolean> {
+  const file = path.join(sqliteDir, 'wp-includes', 'sqlite', 'db.php');
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  const line = /^\s*require_once __DIR__ \. '\/\.\.\/\.\.\/integrations\/query-monitor\/boot\.php';\s*$/m;
+  if (!text || !line.test(text)) return false;
+  await fs.writeFile(file, text.replace(line, '// (WP Bench: the Query Monitor integration is not booted early; QM loads as an ordinary plugin.)'));
+  return true;
 }
 
 /**

@@ -95,7 +95,8 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /** p is `root` or below it (both real paths). */
 export function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // `..foo` is a name inside; only `..` or `../…` leaves.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** What a non-regular, non-folder entry is, for the skipped list. */
