@@ -103,7 +103,10 @@ export function measureTable(r: LocalRecord): string {
   }
   lines.push(textTable(rows));
   const h = l.activation_hook;
-  if (h) lines.push(`Activation hook (once, not in the figures above): ${h.time_ms.toFixed(1)} ms, ${Math.round(h.memory_kb)} KB, ${countNoun(h.queries, 'query', 'queries')}.`);
+  if (h) {
+    const mem = `${Math.round(h.memory_kb).toLocaleString('en-US')} KB ${h.memory === 'held' ? 'held after it' : 'at its peak'}`;
+    lines.push(`Activation hook (once, not in the figures above; WordPress's own bookkeeping included): ${h.time_ms.toFixed(1)} ms, ${mem}, ${countNoun(h.queries, 'query', 'queries')}.`);
+  }
   const dbErr = Object.entries(l.database_errors ?? {});
   for (const [c, e] of dbErr) {
     lines.push(`Warning: ${c}: ${countNoun(e!.per_request, 'database error', 'database errors')} per request that the clean site has not${e!.example ? ` (${e!.example.slice(0, 160)})` : ''}: not representative.`);

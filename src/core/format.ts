@@ -7,21 +7,18 @@ export function formatMs(ms: number): string {
 }
 
 /**
- * Memory in MB whatever its size, so that one report, hover or table never shows "+0 KB" beside "75 MB": whole MB
- * from 10, one decimal from 0.1, and below that as many decimals as its first significant digit needs (3 KB is
- * "0.003 MB"), so that a value that is not zero never reads as "0.00 MB" or "-0.00 MB".
+ * Memory as people read it: under 1 MB in KB ("412 KB", "0.4 KB" under one), from 1 MB in MB (one decimal under
+ * 10 MB, whole from 10). A value that is not zero never reads as "0" (nor "-0"), and no figure ever carries three
+ * decimals ("0.001 MB" was a hover's way of saying 1 KB).
  */
 export function formatMemoryKb(kb: number): string {
+  if (!Number.isFinite(kb)) return `${kb} KB`;
+  const abs = Math.abs(kb);
+  if (abs * 1024 < 1) return '0 KB'; // under a byte
+  if (abs < 1) return `${kb < 0 ? '-' : ''}${Math.max(0.1, Math.round(abs * 10) / 10)} KB`;
+  if (Math.round(abs) < 1024) return `${Math.round(kb)} KB`;
   const mb = kb / 1024;
-  const abs = Math.abs(mb);
-  if (abs === 0 || !Number.isFinite(mb)) return abs === 0 ? '0 MB' : `${mb} MB`;
-  // Under 0.1 MB one significant digit: a nonzero value never reads as zero ("0.003 MB", "-0.001 MB"), nor as "0.0010".
-  if (abs < 0.1) {
-    if (abs * 1048576 < 1) return '0 MB'; // under a byte
-    const r = Number(mb.toPrecision(1));
-    return `${r.toFixed(Math.max(1, -Math.floor(Math.log10(Math.abs(r)))))} MB`;
-  }
-  return `${mb.toFixed(abs >= 10 ? 0 : 1)} MB`;
+  return `${mb.toFixed(Math.abs(mb) >= 9.95 ? 0 : 1)} MB`;
 }
 
 export function formatCount(n: number): string {

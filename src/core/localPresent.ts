@@ -2,7 +2,7 @@
 // (both side by side when the API has numbers too), tree, inline text, diagnostics and the site total. Always marked
 // as measured on this machine, in words a screen reader says ("measured locally, PHP 8.2, WordPress 6.1.9,
 // 2026-11-25"), and never mixed silently with the API's numbers.
-import { formatContext, isWorseThan, plural, formatMs } from './format';
+import { formatContext, formatCount, formatMemoryKb, formatMs, isWorseThan, plural } from './format';
 import { l10n } from './l10n';
 import type { LookupOutcome } from './lookupService';
 import type { LocalRecord } from './measure/method';
@@ -144,7 +144,13 @@ export function localDiagnosticMessage(local: LocalResult, minimum: string): str
   if (!r.speed_score || !isWorseThan(r.speed_score.grade, minimum)) return null;
   const a = r.contexts.activation;
   const text = l10n.t('{0}: estimated grade {1} ({2}), below the minimum {3}.', r.name, r.speed_score.grade, localWords(r), minimum);
-  const cost = a ? ` ${l10n.t('Activation adds {0} ms TTFB, {1} MB memory, {2} queries.', Math.round(a.ttfb_delta_ms), Math.round(a.memory_delta_kb / 1024), a.queries_delta)}` : '';
+  const cost = a
+    ? ` ${plural(
+        a.queries_delta,
+        l10n.t('Activation adds {0} TTFB, {1} memory, 1 query.', formatMs(a.ttfb_delta_ms), formatMemoryKb(a.memory_delta_kb)),
+        l10n.t('Activation adds {0} TTFB, {1} memory, {2} queries.', formatMs(a.ttfb_delta_ms), formatMemoryKb(a.memory_delta_kb), formatCount(a.queries_delta)),
+      )}`
+    : '';
   const stale = local.stale ? ` ${l10n.t('(stale: its files changed since)')}` : '';
   return `${text}${cost}${stale}`;
 }

@@ -98,8 +98,8 @@ describe('presentation', () => {
     assert.equal(isWorseThan('A+', 'C'), false);
     assert.equal(isWorseThan('F', 'E'), true);
     assert.equal(isWorseThan(null, 'C'), false);
-    assert.equal(formatMemoryKb(512), '0.5 MB');
-    assert.equal(formatMemoryKb(-1), '-0.001 MB');
+    assert.equal(formatMemoryKb(512), '512 KB');
+    assert.equal(formatMemoryKb(-1), '-1 KB');
     assert.equal(formatMemoryKb(20480), '20 MB');
   });
 });

@@ -108,7 +108,7 @@ describe('compare: local measurements beside the API', () => {
     assert.deepEqual(row('Grade').best, [0, 2], 'a local grade is not ranked against the API (both API scores are 80)');
     assert.equal(row('Homepage · TTFB').cells[1], '+2 ms');
     assert.deepEqual(row('Homepage · TTFB').best, [2], "this machine's TTFB is not ranked against the API's");
-    assert.equal(row('Homepage · Memory').cells[1], '+0.5 MB');
+    assert.equal(row('Homepage · Memory').cells[1], '+512 KB');
     assert.deepEqual(row('Homepage · Memory').best, [1], 'memory is the same method on any machine: ranked');
     assert.deepEqual(row('Homepage · Queries').best, [0, 2]);
     assert.equal(row('Measured').cells[1], 'measured locally, PHP 8.2, WordPress 6.1.9, 2026-11-25');
@@ -132,11 +132,11 @@ describe('a local measurement below its baseline', () => {
     ]);
     const row = (label: string) => rows.find((r) => r.label === label)!;
     assert.equal(row('Homepage · TTFB').cells[0], '-0.3 ms');
-    assert.equal(row('Homepage · Memory').cells[0], '-0.001 MB');
+    assert.equal(row('Homepage · Memory').cells[0], '-1 KB');
     assert.equal(row('Homepage · Queries').cells[0], '+0 queries');
-    assert.equal(contextLine(localAsBenchmark(below), 'homepage'), '-0.3 ms TTFB · -0.001 MB · +0 queries');
+    assert.equal(contextLine(localAsBenchmark(below), 'homepage'), '-0.3 ms TTFB · -1 KB · +0 queries');
     // A median that rounds to zero from below reads "+0", never "+-0" or "-0".
-    assert.equal(contextLine(localAsBenchmark(local('tiny', 0, 0, -0.4)), 'homepage'), '+0 ms TTFB · +0 MB · +0 queries');
+    assert.equal(contextLine(localAsBenchmark(local('tiny', 0, 0, -0.4)), 'homepage'), '+0 ms TTFB · +0 KB · +0 queries');
     const j = judge({
       components: [comp('below', 'wp-content/plugins/below/below.php')],
       outcomes: new Map([['plugin/below', { kind: 'plugin', slug: 'below', result: { state: 'not-in-dataset', kind: 'plugin', slug: 'below' }, stale: false, fromCache: false }]]),

@@ -127,16 +127,17 @@ describe('issue 21: nothing measured is not "+0"; memory in one unit', () => {
     for (const text of [md, toTable(j), toHtml(j)]) assert.doesNotMatch(text, /\+0 ms|\+0 KB|\+0 MB/);
   });
 
-  it('memory in MB across a report: 512 KB beside 20 MB is 0.5 MB', () => {
+  it('memory under 1 MB in KB, from 1 MB in MB, in every format (issue 26); never "+0 KB" for a cost', () => {
     const outcomes = new Map([
       ['plugin/small', benchmarked('small', { ttfb_delta_ms: 2, memory_delta_kb: 512, queries_delta: 1 })],
       ['plugin/big', benchmarked('big', { ttfb_delta_ms: 50, memory_delta_kb: 20480, queries_delta: 4 })],
     ]);
     const j = judge({ components: [comp('small'), comp('big')], outcomes, config: { ...CONFIG, budgets: { homepage: { memoryMb: 0.25 } } } });
     for (const text of [toMarkdown(j), toTable(j), toHtml(j), toSarif(j)]) {
-      assert.doesNotMatch(text, /\d KB/, 'no KB beside MB');
+      assert.doesNotMatch(text, /(^|[^\d.])[+-]?0(\.0+)? (KB|MB)\b/, 'no zero for a cost');
+      assert.doesNotMatch(text, /0\.5 MB/, 'under 1 MB in KB');
     }
-    assert.match(toMarkdown(j), /\| 0\\\.5 MB \|/);
+    assert.match(toMarkdown(j), /\| 512 KB \|/);
     assert.match(toTable(j), /\+21 MB/);
   });
 });

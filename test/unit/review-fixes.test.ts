@@ -180,17 +180,27 @@ describe('review of issues 18 and 21', function () {
   });
 
   describe('7. a small memory value never reads as zero', () => {
-    it('MB as the one unit, with the decimals its first digit needs', () => {
-      assert.equal(formatMemoryKb(0), '0 MB');
-      assert.equal(formatMemoryKb(3), '0.003 MB');
-      assert.equal(formatMemoryKb(-3), '-0.003 MB');
-      assert.equal(formatMemoryKb(1), '0.001 MB');
-      assert.equal(formatMemoryKb(0.5), '0.0005 MB');
-      assert.equal(formatMemoryKb(40), '0.04 MB');
-      assert.equal(formatMemoryKb(512), '0.5 MB');
+    it('under 1 MB in KB, from 1 MB in MB; a nonzero value never reads as zero (issue 26)', () => {
+      assert.equal(formatMemoryKb(0), '0 KB');
+      assert.equal(formatMemoryKb(3), '3 KB');
+      assert.equal(formatMemoryKb(-3), '-3 KB');
+      assert.equal(formatMemoryKb(1), '1 KB');
+      assert.equal(formatMemoryKb(0.5), '0.5 KB');
+      assert.equal(formatMemoryKb(0.01), '0.1 KB');
+      assert.equal(formatMemoryKb(40), '40 KB');
+      assert.equal(formatMemoryKb(512), '512 KB');
+      assert.equal(formatMemoryKb(1023.4), '1023 KB');
+      assert.equal(formatMemoryKb(1023.6), '1.0 MB');
+      assert.equal(formatMemoryKb(1536), '1.5 MB');
+      assert.equal(formatMemoryKb(-4096), '-4.0 MB');
       assert.equal(formatMemoryKb(20480), '20 MB');
-      for (let kb = 0.01; kb < 200; kb *= 1.37) {
-        for (const v of [kb, -kb]) assert.doesNotMatch(formatMemoryKb(v), /^-?0(\.0+)? MB$/, `${v} KB`);
+      for (let kb = 0.01; kb < 200_000; kb *= 1.37) {
+        for (const v of [kb, -kb]) {
+          const text = formatMemoryKb(v);
+          assert.doesNotMatch(text, /^-?0(\.0+)? (KB|MB)$/, `${v} KB`);
+          assert.doesNotMatch(text, /\.\d\d/, `${v} KB: at most one decimal`);
+          assert.match(text, Math.abs(v) < 1023.5 ? / KB$/ : / MB$/, `${v} KB`);
+        }
       }
     });
 
@@ -203,7 +213,7 @@ describe('review of issues 18 and 21', function () {
         await s.refreshKeyState();
         await s.rescan();
         const d = componentDiagnostic(s, s.components[0], path.join(roots[0], 'composer.json'));
-        assert.match(d!.message, /Activation adds 12\.5 ms TTFB, 0\.3 MB memory, 1 query\./);
+        assert.match(d!.message, /Activation adds 12\.5 ms TTFB, 300 KB memory, 1 query\./);
       } finally {
         s.dispose();
       }
@@ -219,9 +229,9 @@ describe('review of issues 18 and 21', function () {
       const before = judge({ components: [comp('base')], outcomes, config: CONFIG });
       const after = judge({ components: [comp('base'), comp('one', 4)], outcomes, config: CONFIG });
       const d = diffJudgements('main', before, after);
-      assert.match(d.headline, /\(\+0\.003 MB memory, \+1 query; 1 component added/);
+      assert.match(d.headline, /\(\+3 KB memory, \+1 query; 1 component added/);
       const table = toTable(after, { diff: d });
-      assert.match(table, /homepage: +\+5 ms TTFB, \+0\.003 MB, \+1 query$/m);
+      assert.match(table, /homepage: +\+5 ms TTFB, \+3 KB, \+1 query$/m);
       assert.doesNotMatch(table, /\b1 queries/);
       assert.match(diffJudgements('main', after, before).headline, /-1 query;/);
     });

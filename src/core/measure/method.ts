@@ -180,7 +180,7 @@ export interface LocalInfo {
   /** the baseline's medians: what the clean site costs, for scale */
   baseline: Record<MeasureContext, ContextSpread | null>;
   null_reasons: Partial<Record<MeasureContext, NullReason>>;
-  activation_hook: { time_ms: number; memory_kb: number; queries: number; output_bytes: number; error: string | null } | null;
+  activation_hook: { time_ms: number; memory_kb: number; queries: number; output_bytes: number; error: string | null; memory?: 'peak' | 'held' } | null;
   grade_scale: string;
   units: string;
   duration_s: number;
