@@ -20,6 +20,7 @@ import { scanWorkspace } from '../src/core/scan';
 import { DEMO, knownSlugs, recordFor, startEmulator } from '../src/emulator/server';
 import { generateSite, removeSite, type GeneratedSite, type SiteOptions } from './lib/fixtures';
 import { figureMeasure } from './measure';
+import { figureRegression } from './regression';
 import { HoverIndex, hoverAt } from './lib/hoverIndex';
 import { int, median, percentile, pick, prng, round, shuffle, timed, withTimeout } from './lib/util';
 
@@ -679,6 +680,7 @@ async function main(): Promise<number> {
     await attempt('6', 'scale', () => figureScale(tmp));
     await attempt('4', 'activation', () => figureActivation(tmp));
     await attempt('7', 'measure', () => figureMeasure(row, details, QUICK, log));
+    await attempt('8', 'regression check', () => figureRegression(row, details, QUICK, log));
   } finally {
     cleanup();
     process.off('SIGINT', onSignal);

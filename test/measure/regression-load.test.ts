@@ -4,39 +4,13 @@
 // of real work on every request must (memory and queries are counted exactly), and whether its TTFB was caught is
 // logged. Asserts only what the rule guarantees: TTFB fails only clear of the run's noise.
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
+import { git, loadSampleMain, startLoad, stopLoad, writeLoadSampleRepo } from './loadSample';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const FILES = 300;
-
-/** A plugin of FILES class files, all loaded on every request (as a Composer classmap would). */
-function mainFile(version: string, heavy: boolean): string {
-  return `<?php
-/**
- * Plugin Name: Load Sample
- * Version: ${version}
- */
-foreach (glob(__DIR__ . '/src/*.php') as $f) require_once $f;
-add_action('init', function () {
-  $GLOBALS['load_sample'] = new Load_Sample_C0();
-${heavy ? `  $GLOBALS['load_heavy'] = str_repeat('h', 4 * 1024 * 1024);
-  global $wpdb;
-  for ($i = 0; $i < 5; $i++) $wpdb->get_var('SELECT ' . $i);
-  // 25 ms of real work (a busy loop on the clock, not a sleep).
-  $t = hrtime(true); $x = 0;
-  while (hrtime(true) - $t < 25000000) { $x++; }
-  $GLOBALS['load_x'] = $x;` : ''}
-});
-`;
-}
-
-function git(cwd: string, ...args: string[]) {
-  execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });
-}
 
 async function run(args: string[], env: NodeJS.ProcessEnv) {
   const out: string[] = [];
@@ -44,26 +18,6 @@ async function run(args: string[], env: NodeJS.ProcessEnv) {
   const t0 = Date.now();
   const code = await runCli(['measure', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
   return { code, out: out.join('\n'), err: err.join('\n'), seconds: (Date.now() - t0) / 1000 };
-}
-
-/** Two busy loops and one process writing fresh memory, each ending by itself after `seconds` (and killed by PID). */
-function startLoad(seconds: number): ChildProcess[] {
-  const busy = `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) {}`;
-  const mem = `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) { const b = Buffer.alloc(32 * 1024 * 1024, 1); b[7] = 2; }`;
-  return [busy, busy, mem].map((code) => spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
-}
-
-function stopLoad(ps: ChildProcess[]): Promise<void> {
-  return Promise.all(
-    ps.map(
-      (p) =>
-        new Promise<void>((resolve) => {
-          if (p.exitCode !== null || p.signalCode !== null) return resolve();
-          p.once('exit', () => resolve());
-          p.kill('SIGKILL');
-        }),
-    ),
-  ).then(() => undefined);
 }
 
 describe('wp-bench measure --baseline-ref on a plugin of 300 files, quiet and under load', function () {
@@ -77,20 +31,7 @@ describe('wp-bench measure --baseline-ref on a plugin of 300 files, quiet and un
     repo = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-load-'));
     cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-load-cache-'));
     env = { ...process.env, WPBENCH_CACHE_DIR: cache };
-    const plugin = path.join(repo, 'load-sample');
-    await fs.mkdir(path.join(plugin, 'src'), { recursive: true });
-    for (let i = 0; i < FILES; i++) {
-      const body = Array.from({ length: 8 }, (_, k) => `  public function m${k}($a) { return $a * ${k + 1} + ${i}; }`).join('\n');
-      await fs.writeFile(path.join(plugin, 'src', `c${i}.php`), `<?php\nclass Load_Sample_C${i} {\n${body}\n}\n`);
-    }
-    await fs.writeFile(path.join(plugin, 'load-sample.php'), mainFile('1.0.0', false));
-    git(repo, 'init', '-q');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'light');
-    // A commit that changes nothing WordPress loads (a notes file), as in the reported false alarm.
-    await fs.writeFile(path.join(plugin, 'NOTES.md'), 'notes\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'notes');
+    await writeLoadSampleRepo(repo);
   });
   after(async () => {
     await fs.rm(repo, { recursive: true, force: true });
@@ -125,7 +66,7 @@ describe('wp-bench measure --baseline-ref on a plugin of 300 files, quiet and un
 
   it('4 MiB, 5 queries and 25 ms of work more on every request: exit 1 under load, memory and queries named in every context', async () => {
     const plugin = path.join(repo, 'load-sample');
-    await fs.writeFile(path.join(plugin, 'load-sample.php'), mainFile('1.1.0', true));
+    await fs.writeFile(path.join(plugin, 'load-sample.php'), loadSampleMain('1.1.0', { mib: 4, queries: 5, busyMs: 25 }));
     const load = startLoad(240);
     try {
       const r = await run([plugin, '--baseline-ref', 'HEAD', ...args], env);
