@@ -32,16 +32,16 @@ const builds = [
     outdir: 'dist',
   },
   {
-    // The executable: a plain `scan` with the scanner alone; anything else loads dist/cli-full.js (see cliMain.ts).
+    // The executable: a plain `scan` with the scanner alone; anything else loads dist/cli-full.js (see src/wp-bench.ts).
     ...common,
-    entryPoints: { cli: 'src/cliMain.ts' },
+    entryPoints: { cli: 'src/wp-bench.ts' },
     outdir: 'dist',
     external: ['./cli-full.js'],
     banner: { js: '#!/usr/bin/env node' },
   },
   {
     ...common,
-    entryPoints: { 'cli-full': 'src/cli.ts' },
+    entryPoints: { 'cli-full': 'src/cli/index.ts' },
     outdir: 'dist',
   },
   {

@@ -14,7 +14,7 @@ import { BenchClient } from '../src/core/api/client';
 import { parseRecord } from '../src/core/api/record';
 import { createUndiciTransport } from '../src/core/api/undiciTransport';
 import { DiskCache } from '../src/core/cache/diskCache';
-import { LookupService, type LookupItem } from '../src/core/lookupService';
+import { LookupService, type LookupItem } from '../src/core/lookup/lookupService';
 import type { DetectedComponent, ScanResult } from '../src/core/model';
 import { scanWorkspace } from '../src/core/scan';
 import { DEMO, knownSlugs, recordFor, startEmulator } from '../src/emulator/server';

@@ -5,7 +5,7 @@
 import { BenchClient } from '../src/core/api/client';
 import { parseRecord } from '../src/core/api/record';
 import { DiskCache } from '../src/core/cache/diskCache';
-import { LookupService } from '../src/core/lookupService';
+import { LookupService } from '../src/core/lookup/lookupService';
 import type { LookupResult } from '../src/core/model';
 import { scanWorkspace } from '../src/core/scan';
 import { recordFor } from '../src/emulator/server';

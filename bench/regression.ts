@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../src/cli';
+import { runCli } from '../src/cli/index';
 import { git, loadSampleMain, startLoad, stopLoad, writeLoadSampleRepo, type Heavier } from '../test/measure/loadSample';
 
 type Status = 'PASS' | 'FAIL' | 'info' | 'not measured' | 'ERROR';

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isLoopbackHost } from './core/api/client';
-import { uiPlainText } from './core/format';
+import { uiPlainText } from './core/present/format';
 import { setTranslator } from './core/l10n';
 import type { TransportFactory } from './core/api/transport';
 import { isDeclarationFile } from './core/scan/document';

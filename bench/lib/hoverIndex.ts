@@ -2,9 +2,9 @@
 // over absolute-path entries, the range containing the position, then hoverMarkdown() over the memory-only cache
 // view (LookupService.peek), as componentHover() does for a looked-up component.
 import * as path from 'node:path';
-import type { LookupService } from '../../src/core/lookupService';
+import type { LookupService } from '../../src/core/lookup/lookupService';
 import type { ComponentKind, DetectedComponent } from '../../src/core/model';
-import { hoverMarkdown } from '../../src/core/present';
+import { hoverMarkdown } from '../../src/core/present/outcome';
 import { LocationIndex } from '../../src/core/session/locationIndex';
 
 interface Entry {

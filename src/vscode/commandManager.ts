@@ -2,7 +2,7 @@
 // registers each one, owns its registration and turns a thrown error into one readable notification.
 import * as vscode from 'vscode';
 import { ApiError } from '../core/api/errors';
-import { uiPlainText } from '../core/format';
+import { uiPlainText } from '../core/present/format';
 import { DisposableStore } from '../core/session/events';
 
 export interface Command {

@@ -1,7 +1,7 @@
 // Hovers on package names, plugin/theme header lines, .wp-env.json and blueprint entries. Cache-only: never a request.
 import * as vscode from 'vscode';
 import type { LocationIndex } from '../core/session/locationIndex';
-import { MEASURE_COMMAND } from '../core/localPresent';
+import { MEASURE_COMMAND } from '../core/present/local';
 import { componentHover } from '../core/session/surfaces';
 import type { Bench, ComponentEntry } from './bench';
 

@@ -2,10 +2,10 @@
 // theme's colour (wpBench.inlineGradeForeground), as decorations — no line shifts, unlike CodeLens. Hovers and
 // diagnostics keep the same facts for screen readers. The text is the core's (inlineText).
 import * as vscode from 'vscode';
-import { inlineText } from '../core/glance';
-import { apiBenchmarked, localInlineText } from '../core/localPresent';
+import { inlineText } from '../core/present/glance';
+import { apiBenchmarked, localInlineText } from '../core/present/local';
 import type { ContextName } from '../core/model';
-import { uiPlainText } from '../core/format';
+import { uiPlainText } from '../core/present/format';
 import { DisposableStore } from '../core/session/events';
 import type { Bench } from './bench';
 import type { EntryIndex } from './hover';

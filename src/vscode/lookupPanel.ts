@@ -1,8 +1,8 @@
 // The lookup webview: the hover's facts, rendered from escaped HTML, under a strict CSP with a script nonce.
 import * as vscode from 'vscode';
-import type { LookupOutcome } from '../core/lookupService';
+import type { LookupOutcome } from '../core/lookup/lookupService';
 import type { ComponentKind } from '../core/model';
-import { escapeHtml, lookupHtml } from '../core/present';
+import { escapeHtml, lookupHtml } from '../core/present/outcome';
 import { webviewPage } from './webviewPage';
 
 export class LookupPanel {

@@ -3,14 +3,14 @@
 // (dist/cli.js on the editor's own Node) with a progress notification whose Cancel stops it and leaves nothing.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { uiPlainText } from '../core/format';
-import { apiBenchmarked, localGradeText, measurableSource } from '../core/localPresent';
+import { uiPlainText } from '../core/present/format';
+import { apiBenchmarked, localGradeText, measurableSource } from '../core/present/local';
 import { probePhp, phpVersionOk } from '../core/measure/environment';
 import { MeasureChildError, measureChildEnv, runMeasureChild } from '../core/measure/child';
 import { detectComponent } from '../core/measure/component';
 import type { LocalRecord } from '../core/measure/method';
 import type { ComponentKind } from '../core/model';
-import { summaryText } from '../core/present';
+import { summaryText } from '../core/present/outcome';
 import { contains, hashOfPath } from '../core/session/localResults';
 import type { Bench, ComponentEntry } from './bench';
 import type { CommandManager } from './commandManager';

@@ -1,9 +1,9 @@
 // The "Plugins & Themes" view: a site total, then Plugins and Themes worst first, each with its three contexts.
 import * as vscode from 'vscode';
-import { formatCount, plural } from '../core/format';
+import { formatCount, plural } from '../core/present/format';
 import { budgetLines } from '../core/report/formats';
-import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotalLine, summaryText } from '../core/present';
-import { apiBenchmarked, localAsBenchmark, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/localPresent';
+import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotalLine, summaryText } from '../core/present/outcome';
+import { apiBenchmarked, localAsBenchmark, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/present/local';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
 import { plainText } from '../core/report/plain';
 import { lookupNote } from '../core/scan/lookup';

@@ -2,8 +2,8 @@
 // the base stylesheet plus the panel's own, the body (escaped by the core), optional inline JSON data, one script.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { jsonForScript } from '../core/glanceView';
-import { escapeHtml } from '../core/present';
+import { jsonForScript } from '../core/present/glanceView';
+import { escapeHtml } from '../core/present/outcome';
 
 export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: { title: string; css: string; script: string[]; body: string; data?: unknown }): string {
   const nonce = randomBytes(16).toString('base64');

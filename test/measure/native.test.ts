@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
 import type { LocalRecord } from '../../src/core/measure/method';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { alive, gone, listening, assertNothingLeft } from './helpers';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure');

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { git, loadSampleMain, startLoad, stopLoad, writeLoadSampleRepo } from './loadSample';
 
 const ROOT = path.resolve(__dirname, '..', '..');

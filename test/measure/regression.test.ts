@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { measureCompare } from '../../src/core/measure/engine';
 import { DEFAULT_MAX_REGRESSION_PERCENT, NOISE_FLOOR, compareRecords } from '../../src/core/measure/regression';
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fork } from 'node:child_process';
 import { DiskCache } from '../../src/core/cache/diskCache';
-import { LookupService } from '../../src/core/lookupService';
+import { LookupService } from '../../src/core/lookup/lookupService';
 import { BenchClient } from '../../src/core/api/client';
 import { createUndiciTransport } from '../../src/core/api/undiciTransport';
 import { parseRecord } from '../../src/core/api/record';

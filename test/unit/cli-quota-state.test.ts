@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { DEMO, startEmulator, type Emulator } from '../../src/emulator/server';
 
 async function check(dir: string, env: Record<string, string>): Promise<{ code: number; err: string }> {

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { DEMO, knownSlugs, startEmulator, type Emulator } from '../../src/emulator/server';
 
 interface Run {

@@ -8,9 +8,9 @@ import { BenchClient } from '../../src/core/api/client';
 import type { ApiErrorKind } from '../../src/core/api/errors';
 import { createUndiciTransport } from '../../src/core/api/undiciTransport';
 import { DiskCache } from '../../src/core/cache/diskCache';
-import { LookupService } from '../../src/core/lookupService';
+import { LookupService } from '../../src/core/lookup/lookupService';
 import { scanWorkspace } from '../../src/core/scan';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { DEMO, knownSlugs, startEmulator, type Emulator, type FaultSetting, type RateLimitFormat } from '../../src/emulator/server';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { OutputFileError, writeOutputFile } from '../../src/core/outputFile';
 import { scanWorkspace } from '../../src/core/scan';
 import { json, startTestServer } from './helpers/testServer';

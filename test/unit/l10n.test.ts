@@ -6,8 +6,8 @@ import path from 'node:path';
 import { parseRecord } from '../../src/core/api/record';
 import { errors } from '../../src/core/api/errors';
 import { formatMessage, l10n, setTranslator } from '../../src/core/l10n';
-import type { LookupOutcome } from '../../src/core/lookupService';
-import { hoverMarkdown, lookupHtml, summaryText } from '../../src/core/present';
+import type { LookupOutcome } from '../../src/core/lookup/lookupService';
+import { hoverMarkdown, lookupHtml, summaryText } from '../../src/core/present/outcome';
 import { sampleBody } from './helpers/samples';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -17,7 +17,7 @@ describe('localisation', () => {
   it('l10n/bundle.l10n.json has an entry for every l10n.t message, and no UI text bypasses l10n.t', async () => {
     const { extract, uiSources } = await import('../../scripts/l10n.mjs');
     const files: string[] = uiSources();
-    assert.ok(files.includes('src/vscode/commands.ts') && files.includes('src/core/present.ts') && files.includes('src/core/api/errors.ts'), files.join());
+    assert.ok(files.includes('src/vscode/commands.ts') && files.includes('src/core/present/outcome.ts') && files.includes('src/core/api/errors.ts'), files.join());
     const { bundle, bare, dynamic } = extract(files);
     assert.deepEqual(bare, [], 'text outside l10n.t (wrap it, or mark a non-UI literal with l10n-ignore)');
     assert.deepEqual(dynamic, [], 'l10n.t needs a literal message so it can be extracted');

@@ -1,6 +1,6 @@
 // Markdown escaping per place (text, code span, link target): each row is the exact output for a hostile input.
 import assert from 'node:assert/strict';
-import { escapeMarkdown, markdownCode, markdownLink, markdownLinkTarget } from '../../src/core/report/markdownEscape';
+import { escapeMarkdown, markdownCode, markdownLink, markdownLinkTarget } from '../../src/core/present/markdownEscape';
 
 const ZWJ = '\u200d';
 

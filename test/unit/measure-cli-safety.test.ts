@@ -2,7 +2,7 @@
 // validated, and the exit code of an interruption follows --help (Ctrl-C 130, SIGTERM/SIGHUP 6).
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { MEASURE_USAGE, runMeasureCli, tooSmallToJudge } from '../../src/measureCli';
+import { MEASURE_USAGE, runMeasureCli, tooSmallToJudge } from '../../src/cli/measure';
 import { MeasureError } from '../../src/core/measure/engine';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure', 'noop');

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { buildRecord, type ContextSamples, type LocalRecord, type Sample } from '../../src/core/measure/method';
 import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression, lowerBoundRank, pairedBound, pairedVerdict } from '../../src/core/measure/regression';
-import { measureTable, runMeasureCli } from '../../src/measureCli';
+import { measureTable, runMeasureCli } from '../../src/cli/measure';
 import { PLAYGROUND_NOTE } from '../../src/core/measure/playgroundRuntime';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../../src/core/report/regressionFormats';
 
@@ -139,7 +139,7 @@ describe('measure: the table says what it measured, in words that are true', () 
     r.local.activation_hook = { time_ms: 1, memory_kb: 162, queries: 1, output_bytes: 0, error: null };
     r.local.runtime_note = PLAYGROUND_NOTE;
     const table = measureTable(r);
-    assert.match(table, /Activation hook \(once, not in the figures above\): 1\.0 ms, 162 KB, 1 query\./);
+    assert.match(table, /Activation \(activate_plugin\(\), once; not in the figures above\): 1\.0 ms, 162 KB at its peak, 1 query\./);
     assert.doesNotMatch(table, /\b1 queries/);
     assert.match(table, /TTFB is less precise/);
     assert.match(table, /memory can read several hundred KB to a few MB higher/);

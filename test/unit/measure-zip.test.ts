@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { ZipError, extractZip, readZip, safeEntryPath } from '../../src/core/measure/zip';
 import { phpString } from '../../src/core/measure/phpFiles';
-import { runMeasureCli } from '../../src/measureCli';
+import { runMeasureCli } from '../../src/cli/measure';
 
 /** A minimal zip (one deflated entry per file) for the reader's tests. */
 function makeZip(files: Record<string, string>): Buffer {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { parseRecord } from '../../src/core/api/record';
-import type { LookupOutcome } from '../../src/core/lookupService';
-import { accessibleSummary, escapeHtml, escapeMarkdown, hoverMarkdown, lookupHtml, markdownLinkTarget, siteTotal, siteTotalLine, compareWorstFirst } from '../../src/core/present';
-import { isWorseThan, formatMemoryKb } from '../../src/core/format';
+import type { LookupOutcome } from '../../src/core/lookup/lookupService';
+import { accessibleSummary, escapeHtml, escapeMarkdown, hoverMarkdown, lookupHtml, markdownLinkTarget, siteTotal, siteTotalLine, compareWorstFirst } from '../../src/core/present/outcome';
+import { isWorseThan, formatMemoryKb } from '../../src/core/present/format';
 import { sampleBody } from './helpers/samples';
 
 function outcome(overrides: Record<string, unknown> = {}, extra: Partial<LookupOutcome> = {}): LookupOutcome {

@@ -3,14 +3,14 @@
 // budgets, and said apart in every report.
 import assert from 'node:assert/strict';
 import { parseRecord } from '../../src/core/api/record';
-import type { LookupOutcome } from '../../src/core/lookupService';
+import type { LookupOutcome } from '../../src/core/lookup/lookupService';
 import { buildRecord, type LocalRecord, type Sample } from '../../src/core/measure/method';
 import type { DetectedComponent } from '../../src/core/model';
 import { toJson, toMarkdown, toSarif, toTable } from '../../src/core/report/formats';
-import { compareChart, compareTable } from '../../src/core/glance';
-import { compareView } from '../../src/core/glanceView';
-import { localAsBenchmark } from '../../src/core/localPresent';
-import { contextLine } from '../../src/core/present';
+import { compareChart, compareTable } from '../../src/core/present/glance';
+import { compareView } from '../../src/core/present/glanceView';
+import { localAsBenchmark } from '../../src/core/present/local';
+import { contextLine } from '../../src/core/present/outcome';
 import { toHtml } from '../../src/core/report/html';
 import { judge, localKey, totalSources, type JudgeConfig } from '../../src/core/report/judge';
 import { sampleBody } from './helpers/samples';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseRecord } from '../../src/core/api/record';
 import { errors } from '../../src/core/api/errors';
-import type { LookupOutcome } from '../../src/core/lookupService';
+import type { LookupOutcome } from '../../src/core/lookup/lookupService';
 import type { ComponentKind, DetectedComponent } from '../../src/core/model';
 import { diffJudgements } from '../../src/core/report/diff';
 import { toJson, toMarkdown, toSarif, toTable } from '../../src/core/report/formats';

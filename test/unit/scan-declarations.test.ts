@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ScanResult } from '../../src/core/model';
 import { parseWpEnv, scanWorkspace } from '../../src/core/scan';
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/index';
 import { componentHover } from '../../src/core/session/surfaces';
 import { loadedSubFolders, phpTokens, vipLoadPluginCalls } from '../../src/core/scan/php';
 

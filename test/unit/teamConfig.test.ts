@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadTeamConfig, parseTeamConfig } from '../../src/core/teamConfig';
+import { loadTeamConfig, parseTeamConfig } from '../../src/core/config/teamConfig';
 
 describe('team config (.wp-bench.json)', () => {
   it('reads every setting, with positions for budgets', () => {

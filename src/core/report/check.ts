@@ -2,7 +2,7 @@
 // or none at all offline. What is not looked up is reported, never guessed. Plain Node: no vscode.
 import { ApiError, errors } from '../api/errors';
 import type { QuotaGuard } from '../session/quotaGuard';
-import type { LookupOutcome, LookupService } from '../lookupService';
+import type { LookupOutcome, LookupService } from '../lookup/lookupService';
 import { isValidSlug, type ComponentKind } from '../model';
 import { TransportError, type TransportFactory } from '../api/transport';
 import { isLocalOnly, itemKey, type SkipReason } from './judge';

@@ -1,8 +1,8 @@
 // `check --diff <ref>`: what the working tree adds or removes compared with a git ref — components and the site
 // total — so a pull request can say "this change adds +90 ms TTFB on the homepage". Pure: no I/O.
-import { countNoun, formatCount, formatMemoryKb, formatMs, plural, signedKb, signedMs, signedQueries } from '../format';
+import { countNoun, formatCount, formatMemoryKb, formatMs, plural, signedKb, signedMs, signedQueries } from '../present/format';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
-import type { SiteTotal } from '../present';
+import type { SiteTotal } from '../present/outcome';
 import { CONTEXT_LABEL, itemKey, type ComponentVerdict, type Judgement } from './judge';
 
 export interface ContextDelta {

@@ -1,10 +1,10 @@
 // Renderers of a check: a terminal table, JSON (stable, documented in the README), Markdown for pull-request
 // comments and SARIF 2.1.0 for code-scanning UIs. Every string from the API or a scanned file is escaped here.
-import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime, signedCount, signedKb, signedMs, signedQueries } from '../format';
+import { countNoun, formatAge, formatContext, formatCount, formatMemoryKb, formatMs, isoTime, signedCount, signedKb, signedMs, signedQueries } from '../present/format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
-import { SYNTHETIC_NOTE, type ContextTotal } from '../present';
+import { SYNTHETIC_NOTE, type ContextTotal } from '../present/outcome';
 import type { ComponentDiff } from './diff';
-import { escapeMarkdown, markdownCode, markdownLink } from './markdownEscape';
+import { escapeMarkdown, markdownCode, markdownLink } from '../present/markdownEscape';
 import { pad, plainText, problemsSummary, textTable } from './plain';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, RULES, totalSources, type ComponentVerdict, type Finding, type Judgement, type ReportProblem } from './judge';
 

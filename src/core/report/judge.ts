@@ -1,7 +1,7 @@
 // The judgement of `wp-bench check`: which components are graded worse than the team accepts, whether the site
 // total stays within its budgets, and what could not be judged. Pure: no I/O, no vscode.
-import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan, signedKb, signedMs, signedQueries } from '../format';
-import type { LookupOutcome } from '../lookupService';
+import { countNoun, formatAge, formatMemoryKb, formatMs, isWorseThan, signedKb, signedMs, signedQueries } from '../present/format';
+import type { LookupOutcome } from '../lookup/lookupService';
 import {
   CONTEXT_NAMES,
   type ComponentKind,
@@ -12,9 +12,9 @@ import {
   type LookupDecision,
   type ScanProblem,
 } from '../model';
-import { addToTotal, compareWorstFirst, siteTotal, type SiteTotal } from '../present';
+import { addToTotal, compareWorstFirst, siteTotal, type SiteTotal } from '../present/outcome';
 import { plainText } from './plain';
-import type { Budget, BudgetMetric, GradeLetter } from '../teamConfig';
+import type { Budget, BudgetMetric, GradeLetter } from '../config/teamConfig';
 import type { LocalRecord } from '../measure/method';
 
 export type RuleId = 'grade-below-threshold' | 'budget-exceeded' | 'not-benchmarked' | 'not-in-dataset' | 'not-looked-up' | 'scan-problem';

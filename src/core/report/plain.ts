@@ -1,6 +1,6 @@
 // Plain-text helpers of the CLI's output: columns, untrusted strings made plain, the scan's problems counted. Small on
-// purpose: `wp-bench scan` (dist/cli.js alone, see cliMain.ts) loads these and not the report formats. Plain Node.
-import { countNoun } from '../format';
+// purpose: `wp-bench scan` (dist/cli.js alone, see src/wp-bench.ts) loads these and not the report formats. Plain Node.
+import { countNoun } from '../present/format';
 
 /** Plain text of untrusted strings: no control characters, bounded length. */
 export function plainText(text: string, max = 120): string {

@@ -3,10 +3,10 @@
 // self-contained HTML page. Every string from a file or git is escaped for its place.
 import type { LocalRecord } from '../measure/method';
 import { METRIC_NAME, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
-import { escapeHtml } from '../present';
+import { escapeHtml } from '../present/outcome';
 import { sarifLog } from './formats';
 import { plainText, textTable } from './plain';
-import { escapeMarkdown, markdownCode } from './markdownEscape';
+import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 
 export interface RegressionSubject {
   /** what REF was given as, and the commit it named */

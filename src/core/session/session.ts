@@ -3,7 +3,7 @@
 // (key, trust, consent, per-scan limit, quota block, rejected key, recent failures). No vscode: the editor reaches
 // it through SessionHost, and plain-Node tests drive it with fakes.
 import { l10n } from '../l10n';
-import { countNoun, plural } from '../format';
+import { countNoun, plural } from '../present/format';
 import * as path from 'node:path';
 import { BenchClient, normaliseApiUrl } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -11,11 +11,11 @@ import { mergeSnapshots } from '../api/quota';
 import type { ProxySettings, TransportFactory } from '../api/transport';
 import { DiskCache } from '../cache/diskCache';
 import type { Logger } from '../logger';
-import { LookupService, type LookupItem, type LookupOutcome } from '../lookupService';
+import { LookupService, type LookupItem, type LookupOutcome } from '../lookup/lookupService';
 import type { AccountInfo, ComponentKind, ComponentLocation, DetectedComponent, LookupDecision, QuotaSnapshot, ScanProblem, ScanResult, VersionSource } from '../model';
 import { judge, type Judgement } from '../report/judge';
 import { lookupDecision, parseDeclarationDocument, scanWorkspace } from '../scan';
-import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../teamConfig';
+import { GRADE_LETTERS, loadTeamConfig, type GradeLetter, type TeamConfig } from '../config/teamConfig';
 import { DisposableStore, Emitter } from './events';
 import { LocalResults, type LocalResult } from './localResults';
 import { QuotaGuard } from './quotaGuard';

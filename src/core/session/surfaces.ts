@@ -1,9 +1,9 @@
 // What each VS Code surface shows, decided here over the session (no vscode): the hover's notice, the diagnostic of a
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
-import { formatCount, formatMemoryKb, formatMs, formatQuota, isoTime, isWorseThan, plural } from '../format';
+import { formatCount, formatMemoryKb, formatMs, formatQuota, isoTime, isWorseThan, plural } from '../present/format';
 import { l10n } from '../l10n';
-import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../localPresent';
-import { hoverMarkdown } from '../present';
+import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../present/local';
+import { hoverMarkdown } from '../present/outcome';
 import { lookupExplanation, lookupNote } from '../scan/lookup';
 import { versionsNote } from '../versions';
 import type { ComponentEntry, WorkspaceSession } from './session';

@@ -324,7 +324,7 @@ describe('WP Bench in VS Code', function () {
       assert.doesNotMatch(body, /<img|<script|onerror="/, 'no live markup from the API in the webview');
       assert.doesNotMatch(html, /javascript:/);
       assert.doesNotMatch(html, /id="open-profile"/, 'no profile button for a javascript: link');
-      const { hoverMarkdown } = await import('../../../src/core/present');
+      const { hoverMarkdown } = await import('../../../src/core/present/outcome');
       const md = hoverMarkdown('plugin', 'evil-plugin', a.bench.lookups.peek('plugin', 'evil-plugin'));
       // An escaped `\]` closes no link: only an unescaped `](command:` would be one.
       assert.doesNotMatch(md, /(?<!\\)\]\(command:/);

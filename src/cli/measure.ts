@@ -1,20 +1,20 @@
 // `wp-bench measure PATH`: the local benchmark engine (src/core/measure) from the command line. Runs the component's
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
-import { ComponentNotFoundError, detectComponent } from './core/measure/component';
-import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from './core/measure/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from './core/measure/regression';
+import { ComponentNotFoundError, detectComponent } from '../core/measure/component';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/regression';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
 export const EXIT_INCONCLUSIVE = 3;
-import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
-import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from './core/report/regressionFormats';
-import { loadTeamConfig } from './core/teamConfig';
-import { ciSafeJson, countNoun } from './core/format';
-import { CONTEXTS, type LocalRecord } from './core/measure/method';
-import type { RuntimeName } from './core/measure/runtime';
-import { textTable } from './core/report/plain';
-import { parseOptions, UsageError, type CliIo } from './cliScan';
+import { GitError, repoPrefix, snapshotAtRef } from '../core/report/git';
+import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../core/report/regressionFormats';
+import { loadTeamConfig } from '../core/config/teamConfig';
+import { ciSafeJson, countNoun } from '../core/present/format';
+import { CONTEXTS, type LocalRecord } from '../core/measure/method';
+import type { RuntimeName } from '../core/measure/runtime';
+import { textTable } from '../core/report/plain';
+import { parseOptions, UsageError, type CliIo } from './scan';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
 export interface MeasureIo extends CliIo {
@@ -105,7 +105,10 @@ export function measureTable(r: LocalRecord): string {
   const h = l.activation_hook;
   if (h) {
     const mem = `${Math.round(h.memory_kb).toLocaleString('en-US')} KB ${h.memory === 'held' ? 'held after it' : 'at its peak'}`;
-    lines.push(`Activation hook (once, not in the figures above; WordPress's own bookkeeping included): ${h.time_ms.toFixed(1)} ms, ${mem}, ${countNoun(h.queries, 'query', 'queries')}.`);
+    // What was timed is WordPress's activate_plugin() / switch_theme() with everything it runs (the component's
+    // activation hook, if it has one, and WordPress's own bookkeeping): not "the activation hook" alone.
+    const what = r.type === 'theme' ? 'Theme switch (switch_theme(), once' : 'Activation (activate_plugin(), once';
+    lines.push(`${what}; not in the figures above): ${h.time_ms.toFixed(1)} ms, ${mem}, ${countNoun(h.queries, 'query', 'queries')}.`);
   }
   const dbErr = Object.entries(l.database_errors ?? {});
   for (const [c, e] of dbErr) {

@@ -2,32 +2,32 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BenchClient } from './core/api/client';
-import { ApiError, errors, exitCodeFor, truncateForMessage } from './core/api/errors';
-import type { TransportFactory } from './core/api/transport';
-import { DiskCache } from './core/cache/diskCache';
-import { ciSafeJson, countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime } from './core/format';
-import type { Logger } from './core/logger';
-import { nullLogger } from './core/logger';
-import { checkOutputPath, OutputFileError, writeOutputFile } from './core/outputFile';
-import { LookupService, type LookupOutcome } from './core/lookupService';
-import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from './core/model';
-import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from './core/report/check';
-import { diffJudgements, type ComponentDiff } from './core/report/diff';
-import { textTable } from './core/report/plain';
-import { REPORT_FORMATS, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from './core/report/formats';
-import { toHtml } from './core/report/html';
-import { GitError, repoPrefix, snapshotAtRef } from './core/report/git';
-import { QuotaGuard } from './core/session/quotaGuard';
-import { judge, localKey, type ComponentVerdict, type JudgeConfig, type ReportLocation } from './core/report/judge';
-import { MeasureError, measure } from './core/measure/engine';
-import type { LocalRecord } from './core/measure/method';
-import { scanWorkspace } from './core/scan';
-import { EXIT, parseOptions, problemLine, runAsProcess, safeIo, scanCommand, UsageError, type CliIo } from './cliScan';
-import { interruptSignal, measureSearchFrom, runMeasureCli } from './measureCli';
-import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from './core/teamConfig';
+import { BenchClient } from '../core/api/client';
+import { ApiError, errors, exitCodeFor, truncateForMessage } from '../core/api/errors';
+import type { TransportFactory } from '../core/api/transport';
+import { DiskCache } from '../core/cache/diskCache';
+import { ciSafeJson, countNoun, formatAge, formatContext, formatCount, formatQuota, isoTime } from '../core/present/format';
+import type { Logger } from '../core/logger';
+import { nullLogger } from '../core/logger';
+import { checkOutputPath, OutputFileError, writeOutputFile } from '../core/outputFile';
+import { LookupService, type LookupOutcome } from '../core/lookup/lookupService';
+import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, type ContextName, type ScanResult } from '../core/model';
+import { DEFAULT_MAX_REQUESTS, lookupErrors, lookupForCheck, offlineTransport } from '../core/report/check';
+import { diffJudgements, type ComponentDiff } from '../core/report/diff';
+import { textTable } from '../core/report/plain';
+import { REPORT_FORMATS, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from '../core/report/formats';
+import { toHtml } from '../core/report/html';
+import { GitError, repoPrefix, snapshotAtRef } from '../core/report/git';
+import { QuotaGuard } from '../core/session/quotaGuard';
+import { judge, localKey, type ComponentVerdict, type JudgeConfig, type ReportLocation } from '../core/report/judge';
+import { MeasureError, measure } from '../core/measure/engine';
+import type { LocalRecord } from '../core/measure/method';
+import { scanWorkspace } from '../core/scan';
+import { EXIT, parseOptions, problemLine, runAsProcess, safeIo, scanCommand, UsageError, type CliIo } from './scan';
+import { interruptSignal, measureSearchFrom, runMeasureCli } from './measure';
+import { BUDGET_METRICS, GRADE_LETTERS, loadTeamConfig, type Budget, type BudgetMetric, type GradeLetter } from '../core/config/teamConfig';
 
-export { EXIT, scanToJson, type CliIo } from './cliScan';
+export { EXIT, scanToJson, type CliIo } from './scan';
 
 const VERSION = '0.1.0';
 
@@ -37,9 +37,9 @@ const VERSION = '0.1.0';
  */
 const lazyUndici: TransportFactory = (options) => {
   const bundled = path.join(__dirname, 'http.js');
-  const modulePath = require('node:fs').existsSync(bundled) ? bundled : path.join(__dirname, 'core', 'api', 'undiciTransport');
+  const modulePath = require('node:fs').existsSync(bundled) ? bundled : path.join(__dirname, '..', 'core', 'api', 'undiciTransport');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require(modulePath) as typeof import('./core/api/undiciTransport')).createUndiciTransport(options);
+  return (require(modulePath) as typeof import('../core/api/undiciTransport')).createUndiciTransport(options);
 };
 
 const USAGE = `WP Bench ${VERSION} — what each WordPress plugin and theme costs your site.
@@ -501,7 +501,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
 /** Whether this module runs as the `wp-bench` process (main()), not inside tests: Ctrl-C is then wired to `measure`. */
 let asProcess = false;
 
-/** The whole CLI as the process: dist/cli.js (cliMain.ts) hands every command line but a plain scan here. */
+/** The whole CLI as the process: dist/cli.js (src/wp-bench.ts) hands every command line but a plain scan here. */
 export function main(argv: string[]): void {
   asProcess = true;
   runAsProcess(runCli, argv);

@@ -1,6 +1,6 @@
 // Formatting of numbers and grades for people; shared by the CLI, hovers, the tree and the webview.
-import { l10n } from './l10n';
-import type { ContextMeasurement } from './model';
+import { l10n } from '../l10n';
+import type { ContextMeasurement } from '../model';
 
 export function formatMs(ms: number): string {
   return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;

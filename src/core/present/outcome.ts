@@ -1,10 +1,10 @@
 // What people read about a component: hover markdown, webview HTML, tree text and the site total.
 // Every string from the API is escaped here, so no markdown, HTML or command link from the API can act.
 import { formatAge, formatContext, formatCount, formatMemoryKb, formatMs, gradeRank, plural, signedCount, signedKb, signedMs } from './format';
-import type { LookupOutcome } from './lookupService';
-import { l10n } from './l10n';
-import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from './model';
-import { escapeMarkdown, markdownLinkTarget } from './report/markdownEscape';
+import type { LookupOutcome } from '../lookup/lookupService';
+import { l10n } from '../l10n';
+import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from '../model';
+import { escapeMarkdown, markdownLinkTarget } from './markdownEscape';
 
 export { escapeMarkdown, markdownLinkTarget };
 

@@ -3,13 +3,13 @@
 // budgets, ignored slugs, the default context and context weights — and never the API address or the key:
 // a repository must not be able to send anyone's key elsewhere.
 // Plain TypeScript: no vscode.
-import { isListableName } from './scan/lookup';
-import { l10n } from './l10n';
+import { isListableName } from '../scan/lookup';
+import { l10n } from '../l10n';
 import { constants as fsConstants, promises as fs, stat as statCallback, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { Node } from 'jsonc-parser';
-import { CONTEXT_NAMES, isValidSlug, type ContextName, type ScanProblem } from './model';
-import { LineIndex, parseJsonTree, problemAt } from './scan/text';
+import { CONTEXT_NAMES, isValidSlug, type ContextName, type ScanProblem } from '../model';
+import { LineIndex, parseJsonTree, problemAt } from '../scan/text';
 
 export const TEAM_CONFIG_FILE = '.wp-bench.json';
 /** A larger team config is refused (it is a handful of settings). */

@@ -2,10 +2,10 @@
 // The glue wraps them in a page with a CSP nonce; nothing from the API reaches the page unescaped.
 import { allCharts, CHART_METRICS, compareChart, type ChartData, type ChartMetric, type CompareColumn, type CompareRow } from './glance';
 import { plural } from './format';
-import { l10n } from './l10n';
-import { CONTEXT_NAMES, type ContextName } from './model';
-import { contextLabel, escapeHtml, siteTotalLine } from './present';
-import type { Judgement } from './report/judge';
+import { l10n } from '../l10n';
+import { CONTEXT_NAMES, type ContextName } from '../model';
+import { contextLabel, escapeHtml, siteTotalLine } from './outcome';
+import type { Judgement } from '../report/judge';
 
 export interface GlanceViewData {
   mode: 'site' | 'compare';

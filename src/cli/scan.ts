@@ -1,13 +1,13 @@
 // `wp-bench scan`: the plugins and themes of a folder (no network). Apart from the rest of the CLI so that dist/cli.js
-// runs it with the scanner alone (cliMain.ts): a CI job or an editor task that only scans does not compile the
+// runs it with the scanner alone (src/wp-bench.ts): a CI job or an editor task that only scans does not compile the
 // reports, the API client and the measuring engine (npm run bench, figure 1b). cli.ts runs the same scanCommand().
-import { truncateForMessage } from './core/api/errors';
-import { ciSafeJson, countNoun, terminalSafe } from './core/format';
-import type { ScanResult } from './core/model';
-import { plainText, problemsSummary, textTable } from './core/report/plain';
-import { LOOKUP_NOTE, principalLocation, scanWorkspace } from './core/scan';
-import { loadTeamConfig } from './core/teamConfig';
-import { versionPlace } from './core/versions';
+import { truncateForMessage } from '../core/api/errors';
+import { ciSafeJson, countNoun, terminalSafe } from '../core/present/format';
+import type { ScanResult } from '../core/model';
+import { plainText, problemsSummary, textTable } from '../core/report/plain';
+import { LOOKUP_NOTE, principalLocation, scanWorkspace } from '../core/scan';
+import { loadTeamConfig } from '../core/config/teamConfig';
+import { versionPlace } from '../core/versions';
 import { writeSync } from 'node:fs';
 import * as path from 'node:path';
 

@@ -3,12 +3,12 @@
 // as measured on this machine, in words a screen reader says ("measured locally, PHP 8.2, WordPress 6.1.9,
 // 2026-11-25"), and never mixed silently with the API's numbers.
 import { formatContext, formatCount, formatMemoryKb, formatMs, isWorseThan, plural } from './format';
-import { l10n } from './l10n';
-import type { LookupOutcome } from './lookupService';
-import type { LocalRecord } from './measure/method';
-import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from './model';
-import { contextLabel, escapeMarkdown, siteTotal, type SiteTotal } from './present';
-import type { LocalResult } from './session/localResults';
+import { l10n } from '../l10n';
+import type { LookupOutcome } from '../lookup/lookupService';
+import type { LocalRecord } from '../measure/method';
+import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from '../model';
+import { contextLabel, escapeMarkdown, siteTotal, type SiteTotal } from './outcome';
+import type { LocalResult } from '../session/localResults';
 
 export const MEASURE_COMMAND = 'wpBench.measureLocally';
 

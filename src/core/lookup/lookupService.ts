@@ -1,10 +1,10 @@
 // Cache in front of the client: one request per unique slug per cache lifetime, none for fresh entries,
 // stale entries returned (marked) when the network cannot be used or fails.
-import { l10n } from './l10n';
-import type { BenchClient } from './api/client';
-import { ApiError } from './api/errors';
-import type { DiskCache } from './cache/diskCache';
-import { isValidSlug, type ComponentKind, type LookupResult } from './model';
+import { l10n } from '../l10n';
+import type { BenchClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { DiskCache } from '../cache/diskCache';
+import { isValidSlug, type ComponentKind, type LookupResult } from '../model';
 
 export interface LookupOutcome {
   kind: ComponentKind;
