@@ -224,7 +224,8 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
         regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
       }
       const overCeiling = cur !== null && ceiling !== null && cur > ceiling;
-      const percent = difference !== null && base !== null && base !== 0 ? Math.round((difference / Math.abs(base)) * 1000) / 10 : null;
+      // A percentage of a baseline inside the noise floor says nothing ("-2.5 -> 0.9 ms (+136 %)" for identical code).
+      const percent = difference !== null && base !== null && base !== 0 && Math.abs(base) >= floors[metric] ? Math.round((difference / Math.abs(base)) * 1000) / 10 : null;
       const row: MetricComparison = { context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling, ...extra };
       rows.push(row);
       if (row.inconclusive) inconclusive.push(row);

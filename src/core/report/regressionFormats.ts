@@ -23,9 +23,20 @@ const cell = (m: MetricComparison, v: number | null) => (v === null ? 'not measu
 
 function resultText(m: MetricComparison): string {
   if (m.current === null || m.baseline === null) return m.current === null && m.baseline !== null ? 'BROKEN' : '–';
-  const parts = [m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : m.cpu?.verdict === 'unchanged' ? 'ok (server CPU time unchanged; wall-clock noise)' : 'ok'];
+  const parts = [m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : m.cpu?.verdict === 'unchanged' ? 'ok (server CPU time unchanged; wall-clock noise)' : okText(m)];
   if (m.overCeiling) parts.push(`over ceiling ${formatMetric(m.metric, m.ceiling!)}`);
   return parts.join(', ');
+}
+
+/**
+ * "ok", and why when the difference column reads over the allowance: TTFB is judged request by request (the median
+ * of the paired differences), not on the difference of the two medians, which the run's noise can push over.
+ */
+function okText(m: MetricComparison): string {
+  if (m.paired && m.difference !== null && m.allowed !== null && m.difference > m.allowed) {
+    return `ok (within noise: request by request ${formatMetric(m.metric, m.paired.median, true)}, median of ${m.paired.n} paired rounds)`;
+  }
+  return 'ok';
 }
 
 function diffText(m: MetricComparison): string {
@@ -152,7 +163,7 @@ export function regressionHtml(s: RegressionSubject): string {
   ];
   for (const m of s.report.rows) {
     const r = resultText(m);
-    out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r === 'ok' ? 'ok' : 'bad'}">${e(r)}</td></tr>`);
+    out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r.startsWith('ok') ? 'ok' : 'bad'}">${e(r)}</td></tr>`);
   }
   out.push('</tbody></table>');
   if (failed) out.push('<h2>Exceeded</h2>', '<ul>', ...s.report.exceeded.map((x) => `<li>${e(x.message)}</li>`), '</ul>');

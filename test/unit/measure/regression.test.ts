@@ -190,6 +190,30 @@ describe('measure --baseline-ref: TTFB on paired differences', () => {
     assert.equal(row.allowed, 5, 'the allowance is the percentage or the floor, not widened by the noise');
   });
 
+  it('a difference of medians over the allowance that the pairs call noise says "within noise" in every format (not a bare "ok")', () => {
+    const before = record('Acme', 10, 1000, 2);
+    const after = record('Acme', 22, 1000, 2);
+    const paired = { activation: [1, -2, 0.5, 0, 1], homepage: [2, -1, 0, 0, -2], admin: [-1, 1, 0, 0, 1] };
+    const report = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, paired);
+    const subject: RegressionSubject = { ref: 'main', current: after, baseline: before, report };
+    const table = regressionTable(subject);
+    assert.match(table, /^homepage +TTFB +10\.0 ms +22\.0 ms +\+12\.0 ms \(\+120 %\) +\+5\.0 ms +ok \(within noise: request by request ±0\.0 ms, median of 5 paired rounds\)$/m);
+    assert.match(regressionMarkdown(subject), /✅ ok \(within noise/);
+    assert.match(regressionHtml(subject), /<td class="ok">ok \(within noise/);
+    assert.match(table, /^homepage +memory +1000 KB +1000 KB +±0 KB \(0 %\) +\+256 KB +ok$/m, 'a difference inside the allowance stays a plain ok');
+  });
+
+  it('no percentage of a baseline inside the noise floor (identical code read "-2.5 -> 0.9 ms (+136 %)")', () => {
+    const before = record('Acme', -2.5, 0, 0);
+    const after = record('Acme', 0.9, 0, 0);
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} });
+    for (const row of r.rows) assert.equal(row.percent, null, `${row.context} ${row.metric}`);
+    assert.doesNotMatch(regressionTable({ ref: 'main', current: after, baseline: before, report: r }), /%\)/);
+    const big = compareRecords(record('Acme', 22, 4096, 12), record('Acme', 20, 4096, 10), { maxRegressionPercent: 10, ceilings: {} });
+    assert.equal(big.rows.find((x) => x.context === 'homepage' && x.metric === 'ttfbMs')!.percent, 10);
+    assert.equal(big.rows.find((x) => x.context === 'homepage' && x.metric === 'queries')!.percent, 20);
+  });
+
   it('inconclusive rows: exit 3 material in every format, PASSED never said', () => {
     const before = record('Acme', 10, 1000, 2);
     const after = record('Acme', 16, 1000, 2);
