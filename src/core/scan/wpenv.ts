@@ -1,6 +1,6 @@
 // .wp-env.json parsing (pure text). Slug rules follow @wordpress/env's source strings.
 import { l10n } from '../l10n';
-import type { Node } from 'jsonc-parser';
+import { parseTree, ParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { type ComponentKind, type DetectedComponent, type ScanProblem } from '../model';
 import { isListableName } from './lookup';
 import { jsonChild, LineIndex, lastPathPart, parseJsonTree, pluginFileSlug, problemAt } from './text';
@@ -71,6 +71,19 @@ export function wpEnvSource(source: string, selfSlug?: string): { slug: string; 
     return plain(sub !== '' ? sub : gh[2].replace(/\.git$/i, ''));
   }
   return null;
+}
+
+/**
+ * @wordpress/env reads .wp-env.json with JSON.parse: a comment or a trailing comma makes `wp-env start` fail, though
+ * WP Bench (lenient, as editors are) can still read the file. Said as a problem at the first one, never silently.
+ */
+function strictJsonProblem(text: string, file: string, index: LineIndex, problems: ScanProblem[]): void {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  if (!errors.length) return;
+  const e = errors[0];
+  const what = e.error === ParseErrorCode.InvalidCommentToken ? l10n.t('a comment') : l10n.t('a trailing comma');
+  problems.push(problemAt(file, index, e.offset, l10n.t('{0}: @wordpress/env reads strict JSON and refuses this file (wp-env start fails); WP Bench read it anyway', what)));
 }
 
 /** A local source other than `.` (`./x`, `../x`): a path relative to the folder holding .wp-env.json. */
@@ -162,6 +175,7 @@ export function parseWpEnv(
   const index = new LineIndex(text);
   const root = parseJsonTree(text, file, index, problems, { disallowComments: false, allowTrailingComma: true });
   const result = { components, problems, local, mounts, selfInstalls, selfEntries };
+  if (root && !problems.length) strictJsonProblem(text, file, index, problems);
   // What @wordpress/env refuses ("must be an array of strings", …) is said at the entry, never skipped silently.
   const refuse = (node: Node, what: string) =>
     problems.push(problemAt(file, index, node.offset, l10n.t('{0}; @wordpress/env refuses this file, and WP Bench did not read that entry.', what)));

@@ -65,6 +65,23 @@ describe('scan: versions and declarations (issue 21)', () => {
         assert.match(r.problems[0].message, /@wordpress\/env/);
       }
     });
+    it('a .wp-env.json with a trailing comma or a comment: read, and a problem saying @wordpress/env refuses it (issue 29)', () => {
+      const cases = [
+        ['{\n  "plugins": [\n    "https://downloads.wordpress.org/plugin/akismet.zip",\n  ]\n}', 4, /a trailing comma/],
+        ['{\n  "plugins": ["https://downloads.wordpress.org/plugin/akismet.zip"],\n}', 3, /a trailing comma/],
+        ['{\n  // the shop\n  "plugins": ["https://downloads.wordpress.org/plugin/akismet.zip"]\n}', 2, /a comment/],
+        ['{\n  "plugins": ["https://downloads.wordpress.org/plugin/akismet.zip"] /* pinned */\n}', 2, /a comment/],
+      ] as const;
+      for (const [text, line, what] of cases) {
+        const r = parseWpEnv(text, '.wp-env.json');
+        assert.deepEqual(r.components.map((c) => c.slug), ['akismet'], 'still read');
+        assert.equal(r.problems.length, 1, `${text}: ${JSON.stringify(r.problems)}`);
+        assert.equal(r.problems[0].line, line, text);
+        assert.match(r.problems[0].message, what);
+        assert.match(r.problems[0].message, /@wordpress\/env reads strict JSON and refuses this file/);
+      }
+      assert.deepEqual(parseWpEnv('{"plugins": ["https://downloads.wordpress.org/plugin/akismet.zip"]}', '.wp-env.json').problems, [], 'strict JSON: no problem');
+    });
     it('a malformed .wp-env.json in a workspace is reported with the file', async () => {
       put('.wp-env.json', '{\n  "plugins": { "akismet": true }\n}\n');
       const r = await scanWorkspace(root);
