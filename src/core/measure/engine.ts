@@ -6,70 +6,24 @@ import { crypto } from '../lazyNode';
 import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent, loadingLine, type DetectOptions, type MeasuredComponent } from './component';
-import {
-  coreCandidates,
-  isCore,
-  phpVersionOk,
-  probePhp,
-  sqliteCandidates,
-  sqliteSourceUsable,
-  wordpressVersion,
-  type PhpInfo,
-  type SqliteSource,
-} from './environment';
-import { siteRequest } from './http';
-import { CONTEXTS, buildRecord, sideOrder, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason, type Sample } from './method';
+import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason } from './method';
 import { startPhpServer } from './phpRuntime';
-import { findPlayground, startPlaygroundServer, PLAYGROUND_PHP, PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK, type PlaygroundInfo } from './playgroundRuntime';
-import type { RuntimeName, RuntimeServer } from './runtime';
-import { ACTIVATE_PATH, BOOT_PATH, INSTALL_PATH, buildSite, makeTempRoot, removeSite, type Site } from './site';
+import { startPlaygroundServer, PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK } from './playgroundRuntime';
+import type { RuntimeServer } from './runtime';
+import { INSTALL_PATH, buildSite, makeTempRoot, removeSite } from './site';
 import { MeasureCache, componentHash } from './cache';
 import { TreeLimitError, skippedLine } from './tree';
 import type { PairedTtfb } from './regression';
-import { chooseSandbox, killMarked, waitGone, type SandboxChoice, type SandboxProbe } from './sandbox';
+import { killMarked, waitGone } from './sandbox';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, abortError, raceAbort, type MeasureOptions } from './runOptions';
+import { findEnvironment, sandboxLine } from './runtimeChoice';
+import { liveSite, phpErrorText } from './siteClient';
+import { activate } from './activation';
+import { newRoundsState, pairedOf, runRounds } from './rounds';
 
-export const DEFAULT_ROUNDS = 9;
-export const DEFAULT_WARMUP = 2;
-export const DEFAULT_TIMEOUT_S = 300;
-
-/** Exit codes: 2 usage / nothing to measure, 6 time limit or interrupted, 7 WordPress broken, 8 no runtime. */
-export class MeasureError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 2 | 6 | 7 | 8,
-  ) {
-    super(message);
-  }
-}
-
-export interface MeasureOptions {
-  path: string;
-  runtime?: RuntimeName;
-  wordpress?: string;
-  php?: string;
-  sqliteIntegration?: string;
-  rounds?: number;
-  warmup?: number;
-  timeoutS?: number;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** where to look for node_modules/@wp-playground/cli (besides cwd): the CLI's own folder */
-  searchFrom?: string[];
-  signal?: AbortSignal;
-  progress?: (line: string) => void;
-  cacheDir?: string;
-  noCache?: boolean;
-  /** the native runtime's sandbox: auto (bubblewrap where it works; default), bubblewrap (required) or none */
-  sandbox?: SandboxChoice;
-  /**
-   * A comparison (`measureCompare`): asked once after the measured rounds with the two records and the paired TTFB
-   * differences; true runs a confirmation pass of as many rounds again on the same site (then the records are made
-   * from all rounds).
-   */
-  confirm?: (current: LocalRecord, ref: LocalRecord, paired: PairedTtfb, pairedCpu: PairedTtfb) => boolean;
-  /** test hook: told about each temp folder and server as they are made */
-  onResource?: (r: { root?: string; pid?: number; port?: number }) => void;
-}
+// The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
+// (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
+export { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
 
 /**
  * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
@@ -103,95 +57,6 @@ function track(r: { root?: string; pid?: number; marker?: string }): void {
   if (r.marker) live.markers.add(r.marker);
 }
 
-const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
-
-interface Environment {
-  runtime: RuntimeName;
-  php?: PhpInfo;
-  playground?: PlaygroundInfo;
-  phpVersion: string;
-  core: string;
-  wpVersion: string;
-  sqlite: SqliteSource;
-  /** the native runtime's sandbox (Playground is one of its own) */
-  sandbox: SandboxProbe;
-}
-
-const INSTALL_HINT = [
-  'install PHP 7.4 or newer with SQLite (Debian/Ubuntu/WSL: sudo apt install php-cli php-sqlite3; macOS: brew install php;',
-  'or pass --php BIN), or `npm install @wp-playground/cli` for --runtime playground',
-].join(' ');
-
-async function findEnvironment(o: MeasureOptions): Promise<Environment> {
-  const searchFrom = [o.cwd, ...(o.searchFrom ?? [])];
-  // WordPress core.
-  let core: string | undefined;
-  if (o.wordpress) {
-    core = path.resolve(o.cwd, o.wordpress);
-    if (!isCore(core)) throw new MeasureError(`--wordpress ${core} is not a WordPress core folder (no wp-settings.php, wp-includes/version.php)`, 2);
-  } else {
-    core = coreCandidates(o.cwd).find(isCore);
-  }
-  if (!core) {
-    throw new MeasureError(
-      `no WordPress core found: looked in ${coreCandidates(o.cwd).join(', ')}. Pass --wordpress DIR (an unpacked wordpress.org download), or on Debian/Ubuntu/WSL: sudo apt install wordpress`,
-      8,
-    );
-  }
-  const wpVersion = (await wordpressVersion(core)) ?? 'unknown';
-  const sqlite = sqliteCandidates(o.sqliteIntegration, searchFrom).find(sqliteSourceUsable);
-
-  const tryPhp = async (): Promise<PhpInfo | string> => {
-    const bin = o.php ?? 'php';
-    const info = await probePhp(bin, { PATH: o.env.PATH });
-    if (!info) return `${bin} cannot be run`;
-    if (!phpVersionOk(info.version)) return `${bin} is PHP ${info.version}; 7.4 or newer is needed`;
-    if (!info.sqlite) return `${bin} has no pdo_sqlite extension (Debian/Ubuntu: sudo apt install php-sqlite3)`;
-    if (!sqlite) return `WordPress's SQLite integration was not found: pass --sqlite-integration DIR (the sqlite-database-integration plugin folder) or install @wp-playground/cli, which ships it`;
-    return info;
-  };
-  const tryPlayground = (): PlaygroundInfo | string => findPlayground(searchFrom) ?? 'the npm package @wp-playground/cli is not installed (npm install @wp-playground/cli)';
-
-  if (o.runtime === 'php' || o.runtime === undefined) {
-    const php = await tryPhp();
-    if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, sqlite: sqlite!, sandbox: await nativeSandbox(o) };
-    if (o.runtime === 'php') throw new MeasureError(`the php runtime cannot run: ${php}. To measure, ${INSTALL_HINT}`, 8);
-    const pg = tryPlayground();
-    if (typeof pg === 'string') throw new MeasureError(`no runtime can run: ${php}; ${pg}. To measure, ${INSTALL_HINT}`, 8);
-    o.progress?.(`php runtime not usable (${php}); using WordPress Playground`);
-    return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
-  }
-  const pg = tryPlayground();
-  if (typeof pg === 'string') throw new MeasureError(`the playground runtime cannot run: ${pg}`, 8);
-  return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
-}
-
-/** Playground's PHP is WebAssembly: it sees only the folders mounted into it and has no process to start. */
-const PLAYGROUND_SANDBOX: SandboxProbe = { name: 'playground', why: 'WordPress Playground (PHP compiled to WebAssembly, only its mounted folders visible) is its own sandbox' };
-
-async function nativeSandbox(o: MeasureOptions): Promise<SandboxProbe> {
-  const s = await chooseSandbox(o.sandbox ?? 'auto', o.env);
-  if (o.sandbox === 'bubblewrap' && s.name !== 'bubblewrap') throw new MeasureError(`--sandbox bubblewrap: ${s.why}`, 8);
-  return s;
-}
-
-interface Probe {
-  memory: number;
-  queries: number | null;
-  status: number;
-  location: string | null;
-  error: string | null;
-  db_errors?: number;
-  db_error?: string | null;
-  cpu_ms?: number | null;
-}
-
-type Outcome = { ok: Sample } | { fail: NullReason };
-
-function abortError(signal: AbortSignal): MeasureError {
-  const r = signal.reason;
-  return r instanceof MeasureError ? r : new MeasureError('interrupted', 6);
-}
 
 async function detect(p: string, what = '', signal?: AbortSignal, opts?: DetectOptions): Promise<MeasuredComponent> {
   try {
@@ -335,12 +200,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     progress(`site at ${server.baseUrl} (server pid ${server.pid ?? '?'})`);
     const srv = server;
 
-    const reqTimeout = 120_000;
-    const get = (p: string, headers: Record<string, string> = {}) => siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal, srv.socketPath);
-    const serverDied = (err: unknown) => {
-      if (signal.aborted) return abortError(signal);
-      return new MeasureError(`the site stopped answering (${(err as Error).message}); server output: ${srv.log().trim().slice(-600) || '(none)'}`, 7);
-    };
+    // The running site as the install, the activation and the rounds request it.
+    const running = liveSite(site, srv, signal);
+    const { get, serverDied } = running;
 
     progress('installing WordPress');
     const inst = await get(`${INSTALL_PATH}?key=${site.key}`).catch((e) => {
@@ -359,92 +221,14 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
 
     // The one-time activation, measured apart (each copy in its own request: two copies may declare the same
     // functions, so one request never loads both).
-    const activate = async (side: 'measured' | 'ref', c: MeasuredComponent): Promise<NonNullable<LocalRecord['local']['activation_hook']>> => {
-      progress(`activating ${c.kind} ${c.slug}${side === 'ref' ? ' (baseline copy)' : ''}`);
-      const actId = crypto().randomBytes(8).toString('hex');
-      const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side }).catch((e) => {
-        throw serverDied(e);
-      });
-      const actProbe = await readProbe(site, actId, signal);
-      let hook: LocalRecord['local']['activation_hook'] = null;
-      try {
-        hook = JSON.parse(act.body);
-        // Rounded as every figure of the record (ms to 0.1, whole KiB).
-        if (hook && typeof hook.time_ms === 'number') hook.time_ms = Math.round(hook.time_ms * 10) / 10;
-        if (hook && typeof hook.memory_kb === 'number') hook.memory_kb = Math.round(hook.memory_kb);
-      } catch {
-        /* reported below */
-      }
-      const which = side === 'ref' ? ` (${c.kind} at the baseline)` : '';
-      if (act.status !== 200 || actProbe?.error || !hook) {
-        throw new MeasureError(
-          `the ${c.kind}${which} breaks WordPress: activating it failed (status ${act.status}): ${actProbe?.error ?? (await phpErrorText(site, act.body, srv))}`,
-          7,
-        );
-      }
-      if (hook.error) {
-        throw new MeasureError(
-          `WordPress ${env.wpVersion} refused to activate the ${c.kind}${which}: ${htmlText(hook.error).replace(/\.$/, "")}. To measure it, name a WordPress core and a PHP it supports: --wordpress DIR, --php BIN`,
-          7,
-        );
-      }
-      return hook;
-    };
     // A must-use plugin has no activation (WordPress loads it on every request): activation_hook null.
-    const activationHook = component.mustUse ? null : await activate('measured', component);
-    const refHook = refComponent && !refComponent.mustUse ? await activate('ref', refComponent) : null;
+    const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component);
+    const refHook = refComponent && !refComponent.mustUse ? await activate(running, env.wpVersion, progress, 'ref', refComponent) : null;
 
-    type Side = 'baseline' | 'measured' | 'ref';
-    const one = async (ctx: MeasureContext, side: Side): Promise<Outcome> => {
-      const id = crypto().randomBytes(8).toString('hex');
-      const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side };
-      if (ctx === 'admin') headers.Cookie = cookie;
-      const res = await get(PATH_URL[ctx], headers).catch((e) => {
-        throw serverDied(e);
-      });
-      const probe = await readProbe(site, id, signal);
-      if (probe?.error) return { fail: { reason: 'PHP fatal error', status: res.status, php_error: probe.error } };
-      if (res.status >= 300 && res.status < 400) {
-        return { fail: { reason: `redirect (${res.status}) to ${String(res.headers.location ?? probe?.location ?? '?').slice(0, 300)}`, status: res.status, location: String(res.headers.location ?? '') } };
-      }
-      if (res.status >= 400) return { fail: { reason: `HTTP ${res.status}`, status: res.status, php_error: await phpErrorText(site, res.body, srv) } };
-      if (!probe || probe.queries === null) return { fail: { reason: 'the request left no measurement (WordPress did not load)', status: res.status } };
-      return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries, dbErrors: probe.db_errors ?? 0, dbError: probe.db_error ?? null, cpuMs: typeof probe.cpu_ms === 'number' ? probe.cpu_ms : null } };
-    };
-
-    const sides: Side[] = refComponent ? ['baseline', 'measured', 'ref'] : ['baseline', 'measured'];
-    const samples = Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [], measured: [], ref: [] }])) as unknown as Record<MeasureContext, Record<Side, Sample[]>>;
-    const failed: Record<'measured' | 'ref', Partial<Record<MeasureContext, NullReason>>> = { measured: {}, ref: {} };
-    let total = warmup + rounds;
-    const runRounds = async (from: number) => {
-    for (let r = from; r < total; r++) {
-      const warm = r < warmup;
-      for (const ctx of CONTEXTS) {
-        if (failed.measured[ctx] && (!refComponent || failed.ref[ctx])) continue;
-        check();
-        progress(warm ? `warm-up ${r + 1}/${warmup}: ${ctx}` : `round ${r - warmup + 1}/${total - warmup}: ${ctx}`);
-        // A balanced order: every side follows every other side equally often (see sideOrder).
-        const order = sideOrder(sides, r);
-        for (const side of order) {
-          if (side !== 'baseline' && failed[side][ctx]) continue;
-          const out = await one(ctx, side);
-          if ('fail' in out) {
-            if (side === 'baseline') {
-              throw new MeasureError(`WordPress itself fails without the component (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''})`, 7);
-            }
-            if (warm) continue; // one-time redirects (welcome screens) and first-request work settle during warm-up
-            if (ctx === 'activation' && side === 'measured') {
-              throw new MeasureError(`the ${component.kind} breaks WordPress on every request: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''}`, 7);
-            }
-            failed[side][ctx] = out.fail;
-            continue;
-          }
-          if (!warm) samples[ctx][side].push(out.ok);
-        }
-      }
-    }
-    };
-    await runRounds(0);
+    const rs = newRoundsState();
+    const { samples, failed } = rs;
+    const plan = { live: running, cookie, component, ref: refComponent, warmup, check, progress };
+    await runRounds(plan, rs, 0, warmup + rounds);
 
     const info = {
       runtime: env.runtime,
@@ -473,28 +257,14 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     let refRecord = refComponent ? recordOf(refComponent, 'ref', refHook) : undefined;
     // Paired differences (working tree − REF), request by request in the same round: TTFB, and the server's CPU time
     // where every request has it.
-    const pairedOf = (f: (x: Sample) => number | null | undefined): PairedTtfb =>
-      Object.fromEntries(
-        CONTEXTS.filter((c) => !failed.measured[c] && !failed.ref[c])
-          .map((c) => {
-            const n = Math.min(samples[c].measured.length, samples[c].ref.length);
-            const d = Array.from({ length: n }, (_, i) => {
-              const a = f(samples[c].measured[i]);
-              const b = f(samples[c].ref[i]);
-              return typeof a === 'number' && typeof b === 'number' ? a - b : NaN;
-            });
-            return [c, d] as const;
-          })
-          .filter(([, d]) => d.length > 0 && d.every(Number.isFinite)),
-      );
-    const pairedTtfb = () => pairedOf((x) => x.ttfbMs);
-    const pairedCpu = () => pairedOf((x) => x.cpuMs);
+    const pairedTtfb = () => pairedOf(rs, (x) => x.ttfbMs);
+    const pairedCpu = () => pairedOf(rs, (x) => x.cpuMs);
     // A comparison the noise cannot decide at the threshold gets one confirmation pass of as many rounds again.
     if (refComponent && refRecord && o.confirm?.(record, refRecord, pairedTtfb(), pairedCpu())) {
       progress(`TTFB too close to the threshold to decide: a confirmation pass of ${rounds} more rounds`);
-      total += rounds;
-      await runRounds(warmup + rounds);
-      info.rounds = total - warmup;
+      // The confirmation pass: the rounds after the measured ones, counted on from them.
+      await runRounds(plan, rs, warmup + rounds, warmup + 2 * rounds);
+      info.rounds = 2 * rounds;
       info.duration_s = Math.round((Date.now() - started) / 100) / 10;
       record = recordOf(component, 'measured', activationHook);
       refRecord = recordOf(refComponent, 'ref', refHook);
@@ -516,71 +286,4 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     if (server?.pid) live.pids.delete(server.pid);
     if (root) live.roots.delete(root);
   }
-}
-
-/** The progress line saying what holds the component's PHP. */
-export function sandboxLine(s: SandboxProbe): string {
-  if (s.name === 'bubblewrap') return 'sandbox: bubblewrap (own PID namespace, read-only system, only the throwaway site writable, no home or cache folder)';
-  if (s.name === 'playground') return 'sandbox: WordPress Playground (WebAssembly PHP, only the throwaway site mounted)';
-  return `warning: no sandbox — ${s.why ?? 'none available'}; the component's PHP can do whatever your user can`;
-}
-
-/** Resolves like p, or rejects as soon as the signal aborts (p keeps running; its result is cleaned up by the caller). */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** The probe's record of a request; it is written at the very end of the request, so wait for it briefly. */
-async function readProbe(site: Site, id: string, signal: AbortSignal): Promise<Probe | undefined> {
-  const file = path.join(site.probeDir, `${id}.json`);
-  const deadline = Date.now() + 3000;
-  for (;;) {
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text) {
-      try {
-        const p = JSON.parse(text) as Probe;
-        await fs.rm(file, { force: true });
-        return p;
-      } catch {
-        /* partly written: read again */
-      }
-    }
-    if (Date.now() > deadline || signal.aborted) return undefined;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Readable text of an HTML answer (a wp_die() page): no head, styles or scripts, no tags, entities decoded. */
-export function htmlText(html: string): string {
-  return html
-    .replace(/<(head|style|script)\b[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(rsaquo|lsaquo|amp|lt|gt|quot|#039|nbsp);/g, (_, e: string) => ({ rsaquo: '›', lsaquo: '‹', amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", nbsp: ' ' })[e] ?? ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** The PHP error text for a failed request: the error log's last lines, else the body's text. */
-async function phpErrorText(site: Site, body: string, server: RuntimeServer): Promise<string> {
-  const logFile = path.join(site.workDir, 'php-errors.log');
-  const log = existsSync(logFile) ? await fs.readFile(logFile, 'utf8').catch(() => '') : '';
-  const lines = log.trim().split('\n');
-  const fatal = lines.map((l) => l.replace(/^\[[^\]]*\]\s*/, '')).filter((l) => /^PHP (Fatal|Parse) error/.test(l)).pop();
-  const lastLog = fatal ? fatal.slice(0, 600) : lines.slice(-3).join(' | ');
-  const text = htmlText(body).slice(0, 400);
-  return lastLog || text || server.log().trim().slice(-400) || '(no error text)';
 }
