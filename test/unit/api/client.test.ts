@@ -5,6 +5,10 @@ import { createUndiciTransport } from '../../../src/core/api/undiciTransport';
 import type { QuotaSnapshot } from '../../../src/core/model';
 import { json, startTestServer, type TestServer } from '../helpers/testServer';
 import { sampleBody } from '../helpers/samples';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { childEnv } from '../../../src/core/report/git';
+import { cli, tmpDir } from '../helpers/cliRun';
 
 const KEY = 'wpb_canary_key_5f1d2e';
 const RESET = Math.floor(Date.UTC(2026, 11, 1) / 1000);
@@ -332,6 +336,33 @@ describe('API client', () => {
     assert.deepEqual([me.tier, me.limit, me.used, me.remaining], ['Pro', 500000, 12, 499988]);
     assert.deepEqual((me.raw as { fancy: number[] }).fancy, [1]);
     assert.equal(client.sent.me, 1);
+  });
+
+  it('8. a redirect loop says so; a key with a line break or a non-Latin character is never sent; git and tar never see the key; an unwritable cache is said', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(302, { location: '/api/v1/plugins/akismet' });
+      res.end();
+    });
+    const client = (key: string) => new BenchClient({ apiUrl: server.url, getKey: () => key, transport: createUndiciTransport, timeoutMs: 2000 });
+    const c = client('k');
+    await assert.rejects(c.lookup('plugin', 'akismet'), /keeps redirecting/);
+    await c.dispose();
+    const before = server.requests.length;
+    for (const bad of ['abc\r\nX-Evil: 1', 'clé-ключ', 'abc\u200bdef']) {
+      const k = client(bad);
+      await assert.rejects(k.lookup('plugin', 'akismet'), /contains characters that cannot be sent/);
+      await k.dispose();
+    }
+    assert.equal(server.requests.length, before, 'nothing was sent, not even once');
+    assert.equal(childEnv({ WPBENCH_API_KEY: 'secret', PATH: '/bin' }).WPBENCH_API_KEY, undefined);
+    assert.equal(childEnv({ WPBENCH_API_KEY: 'secret', PATH: '/bin' }).PATH, '/bin');
+    // An unwritable cache folder (a file where the folder should be: unwritable even for root): one stderr line.
+    const blocker = path.join(await tmpDir('wpb-h2-'), 'cache');
+    await fs.writeFile(blocker, '');
+    server.handle((_req, res) => json(res, 200, sampleBody()));
+    const r = await cli(['lookup', 'plugin', 'akismet'], { WPBENCH_API_URL: server.url, WPBENCH_API_KEY: 'k', WPBENCH_CACHE_DIR: blocker });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /cache folder cannot be written/);
   });
 });
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { mergeSnapshots, parseAccount, parseRateLimitHeaders, parseResetValue } from '../../../src/core/api/quota';
+import { cli, tmpDir } from '../helpers/cliRun';
+import { json, startTestServer, type TestServer } from '../helpers/testServer';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -67,5 +69,30 @@ describe('/me body', () => {
       { tier: null, limit: 500000, used: 2, remaining: 499998, resetAt: null, observedAt: 2 },
     );
     assert.deepEqual(merged, { tier: 'pro', limit: 500000, used: 2, remaining: 499998, resetAt: 1, observedAt: 2 });
+  });
+});
+
+describe('reset times out of range', function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  beforeEach(async () => (server = await startTestServer()));
+  afterEach(() => server.close());
+
+  it('5. out-of-range reset times are unknown, never a crash: 429 exits 5, /me exits 0', async () => {
+    const now = Date.now();
+    assert.equal(parseRateLimitHeaders({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1e20' }, now)?.resetAt ?? null, null);
+    assert.equal(parseAccount({ tier: 'pro', limit: 10, used: 1, reset_at: 1e20 }, now).resetAt, null);
+    assert.equal(parseAccount({ tier: 'pro', limit: 10, used: 1, reset_at: '1999-01-01' }, now).resetAt, null);
+    server.handle((req, res) => {
+      if (req.url?.endsWith('/me')) json(res, 200, { tier: 'pro', limit: 10, used: 1, remaining: 9, reset_at: 1e20 });
+      else json(res, 429, { error: 'quota' }, { 'x-ratelimit-reset': '1e20', 'retry-after': '99999999999999999999' });
+    });
+    const env = { WPBENCH_API_URL: server.url, WPBENCH_API_KEY: 'k', WPBENCH_CACHE_DIR: await tmpDir('wpb-h2-cache-') };
+    const look = await cli(['lookup', 'plugin', 'akismet'], env);
+    assert.equal(look.code, 5, look.err);
+    assert.doesNotMatch(look.err, /Invalid time value/);
+    const me = await cli(['me'], env);
+    assert.equal(me.code, 0, me.err);
+    assert.match(me.out, /Resets\s+unknown/);
   });
 });

@@ -11,6 +11,7 @@ import { parseRecord } from '../../../src/core/api/record';
 import type { LookupResult } from '../../../src/core/model';
 import { sampleBody } from '../helpers/samples';
 import { json, startTestServer } from '../helpers/testServer';
+import { tmpDir } from '../helpers/cliRun';
 
 const API = 'https://api.example.test/api';
 const HOUR = 3_600_000;
@@ -182,5 +183,44 @@ describe('disk cache lifetime setting', () => {
     assert.equal(cache.peek('https://api.example.test/api', 'plugin', 'a')?.stale, false);
     cache.setTtlHours(1);
     assert.equal(cache.peek('https://api.example.test/api', 'plugin', 'a')?.stale, true);
+  });
+});
+
+describe('disk cache: entries are validated on read', function () {
+  this.timeout(30_000);
+
+  it('6. cache entries are validated on read: a bad grade is discarded, a future date is stale', async () => {
+    const dir = await tmpDir('wpb-h2-cache-');
+    const apiId = 'http://127.0.0.1:9/api';
+    const c1 = new DiskCache({ dir });
+    const record = { slug: 'akismet', kind: 'plugin', name: 'Akismet', benchmarked: true, benchmarkedAt: null, grade: 'A', score: 90, contexts: { activation: null, homepage: null, admin: null }, activeInstalls: null, rating: null, profileUrl: null };
+    await c1.set(apiId, 'plugin', 'akismet', { state: 'benchmarked', record } as never);
+    await c1.set(apiId, 'plugin', 'jetpack', { state: 'benchmarked', record: { ...record, slug: 'jetpack' } } as never);
+    const files = await fs.readdir(path.join(dir, 'lookups-v1'), { recursive: true });
+    const fileOf = async (slug: string) => path.join(dir, 'lookups-v1', files.find((f) => String(f).endsWith(`plugin-${slug}.json`))! as string);
+    // Hand-edited entries: a numeric grade, and a date far in the future.
+    const ak = JSON.parse(await fs.readFile(await fileOf('akismet'), 'utf8'));
+    ak.result.record.grade = 5;
+    await fs.writeFile(await fileOf('akismet'), JSON.stringify(ak));
+    const jp = JSON.parse(await fs.readFile(await fileOf('jetpack'), 'utf8'));
+    jp.savedAt = Date.now() + 365 * 24 * 3600 * 1000;
+    jp.result.record.profileUrl = 'javascript:alert(1)';
+    await fs.writeFile(await fileOf('jetpack'), JSON.stringify(jp));
+    const c2 = new DiskCache({ dir });
+    assert.equal(await c2.get(apiId, 'plugin', 'akismet'), undefined, 'a grade that is not a grade: discarded');
+    await assert.rejects(fs.access(await fileOf('akismet')), 'and removed');
+    assert.equal(await c2.get(apiId, 'plugin', 'jetpack'), undefined, 'a profile link that is not http(s): discarded');
+  });
+
+  it('6b. an entry dated in the future is stale, not fresh until that date', async () => {
+    const dir = await tmpDir('wpb-h2-cache-');
+    const apiId = 'http://127.0.0.1:9/api';
+    let now = Date.now() + 30 * 24 * 3600 * 1000; // written by a clock a month ahead
+    const ahead = new DiskCache({ dir, now: () => now });
+    const record = { slug: 'akismet', kind: 'plugin', name: 'Akismet', benchmarked: true, benchmarkedAt: null, grade: 'A', score: 90, contexts: { activation: null, homepage: null, admin: null }, activeInstalls: null, rating: null, profileUrl: null };
+    await ahead.set(apiId, 'plugin', 'akismet', { state: 'benchmarked', record } as never);
+    now = Date.now();
+    const hit = await new DiskCache({ dir, now: () => now }).get(apiId, 'plugin', 'akismet');
+    assert.equal(hit?.stale, true);
   });
 });

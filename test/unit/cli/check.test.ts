@@ -3,22 +3,10 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/index';
 import { DEMO, startEmulator, type Emulator } from '../../../src/emulator/server';
 import { assertSarifShape } from '../report/sarifShape';
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = process.cwd()): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { json, startTestServer, type TestServer } from '../helpers/testServer';
+import { cli, offlineRepo, tmpDir } from '../helpers/cliRun';
 
 function composer(packages: string[]): string {
   return JSON.stringify({ require: Object.fromEntries(packages.map((p) => [p, '*'])) }, null, 2);
@@ -309,5 +297,70 @@ describe('CLI check', () => {
     assert.equal((await git(dir, ['status', '--porcelain'])).trim(), 'M composer.json', 'the repository is not touched');
     assert.equal((await cli(['check', dir, '--diff', 'no-such-branch'], env())).code, 2);
     assert.equal((await cli(['check', dir, '--diff', '--upload-pack=touch /tmp/x'], env())).code, 2, 'refs that look like options are refused');
+  });
+});
+
+describe('check and scan: a FIFO in the repository, an API that never finishes', function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  beforeEach(async () => (server = await startTestServer()));
+  afterEach(() => server.close());
+
+  it('2. a FIFO named .wp-bench.json or composer.json (or linked to one) is refused, never opened: check and scan end', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { spawnSync } = await import('node:child_process');
+    const dir = await tmpDir('wpb-h2-');
+    assert.equal(spawnSync('mkfifo', [path.join(dir, '.wp-bench.json')]).status, 0);
+    assert.equal(spawnSync('mkfifo', [path.join(dir, 'fifo')]).status, 0);
+    await fs.symlink(path.join(dir, 'fifo'), path.join(dir, 'composer.json'));
+    const env = { WPBENCH_API_URL: 'http://127.0.0.1:9/api', WPBENCH_CACHE_DIR: await tmpDir('wpb-h2-cache-') };
+    const check = await cli(['check', dir, '--offline'], env, dir);
+    assert.equal(check.code, 0, check.err);
+    assert.match(check.err, /team config is not a regular file/);
+    // check: the problem is in the report (stdout), once; scan prints its problems on stderr.
+    assert.match(check.out, /composer\.json is a FIFO/);
+    assert.doesNotMatch(check.err, /composer\.json is a FIFO/);
+    const scan = await cli(['scan', dir], env, dir);
+    assert.equal(scan.code, 0);
+    assert.match(scan.err, /composer\.json is a FIFO, not a regular file; it was not opened/);
+  });
+
+  it('4. check has a time limit for the whole run and stops after 3 timeouts in a row; what is known is reported, exit 6', async () => {
+    const dir = await tmpDir('wpb-h2-');
+    const require: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) require[`wpackagist-plugin/slow-${i}`] = '*';
+    await fs.writeFile(path.join(dir, 'composer.json'), JSON.stringify({ require }));
+    // A server that sends headers, then trickles the body: every request times out.
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const t = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(t));
+    });
+    const env = { WPBENCH_API_URL: server.url, WPBENCH_API_KEY: 'k', WPBENCH_CACHE_DIR: await tmpDir('wpb-h2-cache-') };
+    // Each request has a 1 s limit here (timeoutSeconds is the client's; the CLI uses 15 s): use a short run limit.
+    const started = Date.now();
+    const r = await cli(['check', dir, '--timeout-s', '2', '--format', 'json'], env, dir);
+    const took = Date.now() - started;
+    assert.equal(r.code, 6, r.err);
+    assert.match(r.err, /time limit|timeouts in a row/);
+    const report = JSON.parse(r.out);
+    assert.equal(report.components.length, 12, 'the report of what is known is printed');
+    assert.ok(server.requests.length < 12, `sending stopped: ${server.requests.length} requests`);
+    assert.ok(took < 10_000, `bounded by --timeout-s: ${took} ms`);
+  });
+});
+
+describe('check --request-timeout-s is bounded, with one message', () => {
+  for (const value of ['3000000', '0', '0.5', '3601']) {
+    it(`--request-timeout-s ${value} is a usage error (exit 2) that says what is accepted`, async () => {
+      const { dir, env } = await offlineRepo();
+      const r = await cli(['check', '.', '--offline', '--request-timeout-s', value], env, dir);
+      assert.equal(r.code, 2, r.err + r.out);
+      assert.match(r.err, /--request-timeout-s needs a number from 1 to 3600/);
+    });
+  }
+  it('--request-timeout-s 3600 and 1 are accepted', async () => {
+    const { dir, env } = await offlineRepo();
+    for (const value of ['3600', '1']) assert.equal((await cli(['check', '.', '--offline', '--request-timeout-s', value], env, dir)).code, 0);
   });
 });

@@ -3,21 +3,8 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/index';
 import { DEMO, knownSlugs, startEmulator, type Emulator } from '../../../src/emulator/server';
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = process.cwd()): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { cli, offlineRepo } from '../helpers/cliRun';
 
 async function writeSite(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-cli-'));
@@ -158,5 +145,56 @@ describe('CLI', () => {
       );
     assert.equal((await run(['--version'])).code, 0);
     assert.equal((await run(['lookup', 'plugin', 'no-such-plugin-xyz'])).code, 3);
+  });
+});
+
+describe('scan and check print each problem once, mark notes, and keep the table narrow', function () {
+  this.timeout(30_000);
+  const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
+  async function site() {
+    const { base, dir, env } = await offlineRepo();
+    await fs.mkdir(path.join(dir, 'wp-content', 'themes', 'empty-theme'), { recursive: true });
+    await fs.mkdir(path.join(base, 'shared', 'linked'), { recursive: true });
+    await fs.writeFile(path.join(base, 'shared', 'linked', 'linked.php'), plugin('Linked'));
+    await fs.symlink('../../../shared/linked', path.join(dir, 'wp-content', 'plugins', 'linked'));
+    return { dir, env };
+  }
+  const count = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
+
+  it('9. check (table): every scan problem printed once, in the report on stdout; with --output, on stderr', async () => {
+    const { dir, env } = await site();
+    const r = await cli(['check', '.', '--offline'], env, dir);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(count(`${r.out}\n${r.err}`, /empty-theme.*no style\.css/), 1, `${r.out}\n---\n${r.err}`);
+    assert.equal(count(`${r.out}\n${r.err}`, /linked\.php:1: .*outside the workspace/), 1);
+    const o = await cli(['check', '.', '--offline', '--output', 'report.md', '--format', 'markdown'], env, dir);
+    assert.equal(o.code, 0, o.err);
+    assert.equal(count(o.err, /empty-theme.*no style\.css/), 1);
+    assert.equal(count(o.out, /no style\.css/), 0);
+  });
+
+  it('10. scan --json problems carry severity and column; scan\'s stderr marks notes', async () => {
+    const { dir, env } = await site();
+    const j = await cli(['scan', '.', '--json'], env, dir);
+    const problems = JSON.parse(j.out).problems as { file: string; severity: string; column: number }[];
+    assert.deepEqual(problems.map((p) => [p.file, p.severity]).sort(), [
+      ['wp-content/plugins/linked/linked.php', 'info'],
+      ['wp-content/themes/empty-theme', 'warning'],
+    ]);
+    assert.ok(problems.every((p) => p.column === 1));
+    const t = await cli(['scan', '.'], env, dir);
+    assert.match(t.err, /linked\.php:1: \(info\) Plugin "linked"/);
+    assert.match(t.err, /empty-theme:1: Theme folder/);
+    assert.match(t.out, /1 problem, 1 note \(on stderr\)/);
+  });
+
+  it('11. scan: a 40,000-character version or name is cut in the table', async () => {
+    const { dir, env } = await offlineRepo();
+    await fs.mkdir(path.join(dir, 'wp-content', 'plugins', 'huge'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'wp-content', 'plugins', 'huge', 'huge.php'), `<?php\n/*\nPlugin Name: ${'N'.repeat(3000)}\nVersion: ${'9'.repeat(40000)}\n*/\n`);
+    const t = await cli(['scan', '.'], env, dir);
+    const widest = Math.max(...t.out.split('\n').map((l) => l.length));
+    assert.ok(widest < 300, `a line of ${widest} characters`);
+    assert.match(t.out, /huge +9{29}… +N{59}…/);
   });
 });

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/index';
 import { parseRecord } from '../../../src/core/api/record';
 import { siteReportView } from '../../../src/core/present/glanceView';
 import type { LookupOutcome } from '../../../src/core/lookup/lookupService';
@@ -16,13 +15,8 @@ import { WorkspaceSession } from '../../../src/core/session/session';
 import { DEMO, startEmulator, type Emulator } from '../../../src/emulator/server';
 import { component, fakeApi, fakeHost } from '../helpers/fakeSession';
 import { sampleBody } from '../helpers/samples';
-
-async function cli(args: string[], env: Record<string, string>, cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { cli } from '../helpers/cliRun';
+import { composerPlugin, measured } from '../helpers/measured';
 
 const CONFIG: JudgeConfig = { failOn: 'C', context: 'homepage', budgets: {}, ignore: [] };
 
@@ -157,5 +151,35 @@ describe('issue 21: "1 component", never "1 components"', function () {
     for (const text of [scan.out, toHtml(j), toTable(j), toMarkdown(j), siteReportView(j).body]) {
       assert.doesNotMatch(text, /\b1 (components|plugins|problems|queries|requests|lookups)\b/);
     }
+  });
+});
+
+describe('scan notes (info) are not said to be uncounted', () => {
+  const warning = { file: 'wp-content/themes/empty', line: 1, column: 1, message: 'Theme folder "empty" has no style.css', severity: 'warning' as const };
+  const note = { file: 'wp-content/plugins/private/private.php', line: 1, column: 1, message: 'Plugin "private" is read through a symbolic link', severity: 'info' as const };
+  const outcomes = new Map<string, LookupOutcome>([['plugin/base', measured('base', { ttfb_delta_ms: 10, memory_delta_kb: 1024, queries_delta: 4 })]]);
+
+  it('a note only: no "could not be counted", no "not judged or counted"; listed as a note', () => {
+    const j = judge({ components: [composerPlugin('base')], outcomes, config: CONFIG, problems: [note] });
+    assert.equal(j.counts.uncounted, 0);
+    assert.equal(j.counts.notes, 1);
+    for (const text of [toTable(j), toMarkdown(j), toHtml(j)]) {
+      assert.doesNotMatch(text, /could not be counted|not judged or counted/);
+      assert.match(text, /1 note\b/);
+    }
+    const json = JSON.parse(toJson(j));
+    assert.deepEqual(json.problems.map((p: { severity: string }) => p.severity), ['info']);
+    const rule = JSON.parse(toSarif(j)).runs[0].tool.driver.rules.find((r: { id: string }) => r.id === 'scan-problem');
+    assert.match(rule.fullDescription.text, /Level note: .*leaves nothing uncounted/);
+  });
+
+  it('a problem and a note: one component or file could not be counted, not two', () => {
+    const j = judge({ components: [composerPlugin('base')], outcomes, config: CONFIG, problems: [warning, note] });
+    assert.equal(j.counts.problems, 2);
+    assert.equal(j.counts.uncounted, 1);
+    assert.match(toTable(j), /PASSED: .*1 component or file could not be counted/);
+    assert.match(toTable(j), /Problems found by the scan \(1 problem, 1 note\):/);
+    assert.match(toMarkdown(j), /\*\*Problems found by the scan \(1 problem, 1 note\)\*\*: what a problem concerns is not judged or counted; a note \(info\) is for information/);
+    assert.deepEqual(JSON.parse(toJson(j)).problems.map((p: { severity: string }) => p.severity).sort(), ['info', 'warning']);
   });
 });

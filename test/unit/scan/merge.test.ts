@@ -2,6 +2,10 @@
 import * as assert from 'node:assert/strict';
 import type { DetectedComponent, LocationSource } from '../../../src/core/model';
 import { mergeComponents, principalLocation } from '../../../src/core/scan';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { scanWorkspace } from '../../../src/core/scan';
+import { removeTmpDirs, tmpDir } from '../helpers/cliRun';
 
 describe('scan: mergeComponents', () => {
   const loc = (file: string, line: number, source: DetectedComponent['locations'][0]['source']) => ({ file, line, column: 1, length: 1, source });
@@ -49,5 +53,23 @@ describe('scan: principalLocation (the place that stands for a component)', () =
     assert.equal(principalLocation([at('blueprint.json', 'blueprint'), at('composer.lock', 'composer.lock'), at('composer.json', 'composer.json')])?.file, 'composer.json');
     assert.equal(principalLocation([at('a/composer.json', 'composer.json'), at('b/composer.json', 'composer.json')])?.file, 'a/composer.json', 'within a source, the first');
     assert.equal(principalLocation([]), undefined);
+  });
+});
+
+describe('scan: the outside-workspace note only for what stays flagged after the merge', () => {
+  after(removeTmpDirs);
+  const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
+  it('a plugin linked from outside that composer.json also declares is looked up, and no note says otherwise', async () => {
+    const base = await tmpDir('wpb-rv-merge-');
+    const dir = path.join(base, 'repo');
+    await fs.mkdir(path.join(base, 'shared', 'shared-plugin'), { recursive: true });
+    await fs.writeFile(path.join(base, 'shared', 'shared-plugin', 'shared-plugin.php'), plugin('Shared'));
+    await fs.mkdir(path.join(dir, 'wp-content', 'plugins'), { recursive: true });
+    await fs.mkdir(path.join(dir, 'wp-content', 'themes'), { recursive: true });
+    await fs.symlink('../../../shared/shared-plugin', path.join(dir, 'wp-content', 'plugins', 'shared-plugin'));
+    await fs.writeFile(path.join(dir, 'composer.json'), JSON.stringify({ require: { 'wpackagist-plugin/shared-plugin': '^1.0' } }));
+    const r = await scanWorkspace(dir);
+    assert.equal(r.components.find((c) => c.slug === 'shared-plugin')?.lookup, 'yes');
+    assert.deepEqual(r.problems.filter((p) => /not looked up unless you ask/.test(p.message)), []);
   });
 });

@@ -3,6 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { scanWorkspace } from '../../../src/core/scan';
 import { find, put, slugs, tmp } from '../helpers/scanTree';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { tmpDir } from '../helpers/cliRun';
 
 describe('scan: themes folders (themes.ts)', () => {
   let root: string;
@@ -37,5 +40,15 @@ describe('scan: themes folders (themes.ts)', () => {
     put(root, 'wp-content/themes/self/style.css', '/*\nTheme Name: Self\nTemplate: self\n*/');
     const r = await scanWorkspace(root);
     assert.deepEqual(r.components.map((c) => `${c.slug}:${c.parent ?? '-'}`), ['self:-']);
+  });
+
+  const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
+  it('the scan says a theme folder without style.css as a warning (it leaves a theme uncounted)', async () => {
+    const dir = await tmpDir('wpb-rv-theme-');
+    await fsp.mkdir(path.join(dir, 'wp-content', 'themes', 'empty'), { recursive: true });
+    await fsp.mkdir(path.join(dir, 'wp-content', 'plugins', 'akismet'), { recursive: true });
+    await fsp.writeFile(path.join(dir, 'wp-content', 'plugins', 'akismet', 'akismet.php'), plugin('Akismet'));
+    const r = await scanWorkspace(dir);
+    assert.deepEqual(r.problems.map((p) => [p.file, p.severity ?? 'warning']), [['wp-content/themes/empty', 'warning']]);
   });
 });

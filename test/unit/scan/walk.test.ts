@@ -5,6 +5,10 @@ import * as path from 'node:path';
 import { scanWorkspace } from '../../../src/core/scan';
 import { insideRealRoot } from '../../../src/core/scan/bounds';
 import { find, pluginPhp, put, tmp } from '../helpers/scanTree';
+import { promises as fsp } from 'node:fs';
+import { cli, removeTmpDirs, tmpDir } from '../helpers/cliRun';
+import { sampleBody } from '../helpers/samples';
+import { json, startTestServer } from '../helpers/testServer';
 
 describe('scan: the walk and its bounds (walk.ts, bounds.ts)', () => {
   let root: string;
@@ -82,5 +86,80 @@ describe('scan: what the walk leaves out (walk.ts)', () => {
     const r = await scanWorkspace(root);
     assert.deepEqual(r.components.map((c) => c.slug), ['site']);
     assert.deepEqual(r.problems.map((p) => [p.file, p.severity]), [['elsewhere', 'info']]);
+  });
+});
+
+describe('scan: symbolic links never lead the workspace walk out of the workspace', function () {
+  this.timeout(30_000);
+  after(removeTmpDirs);
+  const plugin = (name: string) => `<?php\n/*\nPlugin Name: ${name}\nVersion: 1.0\n*/\n`;
+
+  it('rootlink -> / is not walked: a handful of folders read, nothing from the rest of the disk', async () => {
+    const dir = await tmpDir('wpb-h3-root-');
+    await fsp.mkdir(path.join(dir, 'wp-content', 'plugins', 'akismet'), { recursive: true });
+    await fsp.writeFile(path.join(dir, 'wp-content', 'plugins', 'akismet', 'akismet.php'), plugin('Akismet'));
+    await fsp.symlink('/', path.join(dir, 'rootlink'));
+    // The bound keeps the run short on the code before the fix, which walked on into the disk.
+    const r = await scanWorkspace(dir, { maxFiles: 5000 });
+    assert.ok(r.stats.dirsRead < 10, `${r.stats.dirsRead} folders read`);
+    assert.deepEqual(r.components.map((c) => c.slug), ['akismet']);
+    assert.ok(r.problems.every((p) => !p.file.startsWith('rootlink/')), JSON.stringify(r.problems.slice(0, 3)));
+    assert.ok(r.problems.some((p) => p.file === 'rootlink' && /a folder outside the workspace; not walked/.test(p.message)));
+  });
+
+  it('vendor-link -> ../outside: the plugin outside is neither listed nor sent; a composer.json linked outside is not read', async () => {
+    const base = await tmpDir('wpb-h3-out-');
+    const dir = path.join(base, 'repo');
+    const outside = path.join(base, 'outside');
+    await fsp.mkdir(path.join(outside, 'wp-content', 'plugins', 'private-client-plugin'), { recursive: true });
+    await fsp.writeFile(path.join(outside, 'wp-content', 'plugins', 'private-client-plugin', 'private-client-plugin.php'), plugin('Private'));
+    await fsp.writeFile(path.join(outside, 'composer.json'), JSON.stringify({ require: { 'wpackagist-plugin/private-composer-plugin': '*' } }));
+    await fsp.mkdir(path.join(dir, 'sub'), { recursive: true });
+    await fsp.symlink('../outside', path.join(dir, 'vendor-link'));
+    await fsp.symlink('../../outside/composer.json', path.join(dir, 'sub', 'composer.json'));
+    const r = await scanWorkspace(dir);
+    assert.deepEqual(r.components, []);
+    assert.ok(r.problems.some((p) => p.file === 'sub/composer.json' && /a file outside the workspace; not read/.test(p.message)), JSON.stringify(r.problems));
+  });
+
+  it('a plugin or theme folder linked from outside is read as WordPress reads it, flagged, and never looked up unasked', async () => {
+    const base = await tmpDir('wpb-h3-link-');
+    const dir = path.join(base, 'repo');
+    const shared = path.join(base, 'shared');
+    await fsp.mkdir(path.join(shared, 'private-plugin'), { recursive: true });
+    await fsp.writeFile(path.join(shared, 'private-plugin', 'private-plugin.php'), plugin('Private Plugin'));
+    await fsp.mkdir(path.join(shared, 'private-theme'), { recursive: true });
+    await fsp.writeFile(path.join(shared, 'private-theme', 'style.css'), '/*\nTheme Name: Private Theme\nTemplate: private-parent\n*/\n');
+    await fsp.mkdir(path.join(dir, 'src', 'inside-plugin'), { recursive: true });
+    await fsp.writeFile(path.join(dir, 'src', 'inside-plugin', 'inside-plugin.php'), plugin('Inside'));
+    await fsp.mkdir(path.join(dir, 'wp-content', 'plugins'), { recursive: true });
+    await fsp.mkdir(path.join(dir, 'wp-content', 'themes'), { recursive: true });
+    await fsp.symlink('../../../shared/private-plugin', path.join(dir, 'wp-content', 'plugins', 'private-plugin'));
+    await fsp.symlink('../../src/inside-plugin', path.join(dir, 'wp-content', 'plugins', 'inside-plugin'));
+    await fsp.symlink('../../../shared/private-theme', path.join(dir, 'wp-content', 'themes', 'private-theme'));
+
+    const r = await scanWorkspace(dir);
+    const lookup = Object.fromEntries(r.components.map((c) => [`${c.kind}/${c.slug}`, c.lookup]));
+    assert.deepEqual(lookup, {
+      'plugin/inside-plugin': 'yes',
+      'plugin/private-plugin': 'outside-workspace',
+      'theme/private-parent': 'outside-workspace',
+      'theme/private-theme': 'outside-workspace',
+    });
+    assert.equal(r.components.find((c) => c.slug === 'private-plugin')?.name, 'Private Plugin', 'read as WordPress reads it');
+    assert.ok(r.problems.some((p) => p.file === 'wp-content/plugins/private-plugin/private-plugin.php' && /symbolic link to a folder outside the workspace/.test(p.message)));
+
+    // check: only the plugin the workspace holds is sent; the others are reported as not looked up.
+    const server = await startTestServer();
+    try {
+      server.handle((req, res) => json(res, 200, sampleBody({ slug: (req.url ?? '').split('/').pop() }), { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '3600' }));
+      const env = { WPBENCH_API_URL: server.url, WPBENCH_API_KEY: 'k', WPBENCH_CACHE_DIR: await tmpDir('wpb-h3-cache-') };
+      const c = await cli(['check', '.', '--fail-on', 'none'], env, dir);
+      assert.equal(c.code, 0, c.err);
+      assert.deepEqual(server.requests.map((q) => q.path), ['/api/v1/plugins/inside-plugin']);
+      assert.match(c.out, /not looked up \(outside the workspace\)/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -51,3 +51,20 @@ describe('surfaces over the session', () => {
     s2.dispose();
   });
 });
+
+describe('surfaces: the activation cost in the grade diagnostic', () => {
+  it('the grade diagnostic says the activation cost with the same formatter (not "0 MB memory") and "1 query"', async () => {
+    const api = fakeApi();
+    api.reply = (p) => ({ status: 200, body: sampleBody({ slug: p.split('/').pop(), speed_score: { grade: 'E', numeric: 20 }, contexts: { activation: { ttfb_delta_ms: 12.5, memory_delta_kb: 300, queries_delta: 1 }, homepage: null, admin: null } }) });
+    const { sessionHost, roots } = fakeHost(api, { slugs: ['jetpack'] });
+    const s = new WorkspaceSession(sessionHost);
+    try {
+      await s.refreshKeyState();
+      await s.rescan();
+      const d = componentDiagnostic(s, s.components[0], path.join(roots[0], 'composer.json'));
+      assert.match(d!.message, /Activation adds 12\.5 ms TTFB, 300 KB memory, 1 query\./);
+    } finally {
+      s.dispose();
+    }
+  });
+});
