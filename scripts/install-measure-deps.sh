@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# What the measure suite (npm run test:measure) needs from Debian: native PHP with SQLite, Debian's WordPress core
+# What the measure suite (npm run test:measure) needs from Debian: native PHP with SQLite and Excimer (the
+# sampling profiler of --profile), Debian's WordPress core
 # and bubblewrap (the sandbox the measured PHP runs in). Installs the missing ones with apt as root (or sudo);
 # elsewhere says what to install and fails. Idempotent: nothing is done when all are present.
 set -euo pipefail
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-  for p in php-cli php-sqlite3 wordpress bubblewrap; do have_pkg "$p" || missing+=("$p"); done
+  for p in php-cli php-sqlite3 php-excimer wordpress bubblewrap; do have_pkg "$p" || missing+=("$p"); done
 else
-  command -v php >/dev/null 2>&1 || missing+=(php-cli php-sqlite3)
+  command -v php >/dev/null 2>&1 || missing+=(php-cli php-sqlite3 php-excimer)
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
   [[ -f /usr/share/wordpress/wp-settings.php ]] || missing+=(wordpress)
 fi

@@ -1,0 +1,83 @@
+// The shape of <id>.profile.json (written by the must-use plugin of ./php.ts) and of what ./attribute.ts makes of it.
+
+/** One distinct stack frame of a request's profile. */
+export interface ProfileFrame {
+  /** absolute file as PHP saw it ('' for none) */
+  file: string;
+  /** the line executing in this frame: kept for the component's frames only */
+  line?: number;
+  /** function or method name; absent for a file's own code (an include) */
+  function?: string;
+  /** the class the method is defined in (also a closure's scope) */
+  class?: string;
+  /** a closure's first line (Excimer's frames) */
+  closure_line?: number;
+  /** 1 when the file is one of the component's */
+  comp?: 1;
+  /** the file relative to the component's base (component frames), or to ABSPATH (core frames) */
+  rel?: string;
+  /** component frames: the line where the executing function is defined (a closure: its first line); null unknown */
+  def?: number | null;
+}
+
+/** Identical stacks aggregated: `s` frame indexes, outermost first; `n` timer events (samples) or queries. */
+export interface ProfileStack {
+  s: number[];
+  n: number;
+}
+
+/** A component callback registered on hooks that ran during the request. */
+export interface ProfileHook {
+  file: string;
+  rel: string;
+  /** defining line (a closure: its first line) */
+  line: number;
+  hooks: string[];
+}
+
+/** One profiled request. */
+export interface RequestProfile {
+  v: 1;
+  id?: string;
+  /** sampling period, seconds */
+  period: number;
+  roots: string[];
+  base: string;
+  uri?: string | null;
+  /** from the profiler's start to its stop, ms */
+  wall_ms?: number;
+  /** timer events in all (sum of samples[].n) */
+  events?: number;
+  frames: ProfileFrame[];
+  samples: ProfileStack[];
+  queries: ProfileStack[];
+  hooks: ProfileHook[];
+}
+
+/** One of the component's functions, per request of a context. */
+export interface FunctionCost {
+  /** "Class::method", "function", "{closure}" */
+  function: string;
+  /** relative to the component's base */
+  file: string;
+  /** where the function is defined (a closure: its first line); 0 unknown */
+  line: number;
+  /** inclusive wall-clock time per request, ms */
+  ms: number;
+  /** database queries issued inside it (inclusive) per request */
+  queries: number;
+  /** hooks it is registered on (that ran) */
+  hooks: string[];
+}
+
+export interface ContextProfile {
+  functions: FunctionCost[];
+  /** requests profiled (the divisor) */
+  requests: number;
+  /** sampling period, ms */
+  period_ms: number;
+  /** sampled time per request, ms (all code, not only the component's) */
+  sampled_ms: number;
+  /** the component's share of the sampled time per request (any of its functions on the stack), ms */
+  component_ms: number;
+}
