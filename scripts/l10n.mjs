@@ -23,7 +23,9 @@ export const BUNDLE = path.join(ROOT, 'l10n', 'bundle.l10n.json');
  */
 export function uiSources() {
   const all = (dir) => fs.readdirSync(path.join(ROOT, dir), { recursive: true }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f).split(path.sep).join('/'));
-  const core = all('src/core').filter((f) => !f.startsWith('src/core/report/') && !f.startsWith('src/core/measure/') && f !== 'src/core/l10n.ts');
+  // The reports are English, but the "at a glance" views built from the judgement (report/glance*.ts) are the editor's.
+  const editorViews = (f) => /^src\/core\/report\/glance(View)?\.ts$/.test(f);
+  const core = all('src/core').filter((f) => (editorViews(f) || !f.startsWith('src/core/report/')) && !f.startsWith('src/core/measure/') && f !== 'src/core/l10n.ts');
   return [...all('src/vscode'), 'src/extension.ts', ...core].sort();
 }
 

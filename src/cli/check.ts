@@ -13,7 +13,7 @@ import { diffJudgements, type ComponentDiff } from '../core/report/diff';
 import { REPORT_FORMATS, toJson, toMarkdown, toSarif, toTable, type ReportFormat } from '../core/report/formats';
 import { toHtml } from '../core/report/html';
 import { GitError, repoPrefix, snapshotAtRef } from '../core/report/git';
-import { QuotaGuard } from '../core/session/quotaGuard';
+import { QuotaGuard } from '../core/lookup/quotaGuard';
 import { judge, localKey, type ComponentVerdict, type JudgeConfig, type ReportLocation } from '../core/report/judge';
 import { MeasureError, measure } from '../core/measure/engine';
 import type { LocalRecord } from '../core/measure/method';

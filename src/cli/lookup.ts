@@ -5,14 +5,14 @@ import { BenchClient } from '../core/api/client';
 import { errors, exitCodeFor } from '../core/api/errors';
 import type { TransportFactory } from '../core/api/transport';
 import { DiskCache } from '../core/cache/diskCache';
-import { ciSafeJson, formatAge, formatContext, formatCount, formatQuota, isoTime } from '../core/present/format';
+import { ciSafeJson, formatAge, formatContext, formatCount, formatQuota } from '../core/present/format';
 import type { Logger } from '../core/logger';
 import { nullLogger } from '../core/logger';
 import { LookupService, type LookupOutcome } from '../core/lookup/lookupService';
-import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind } from '../core/model';
+import { CONTEXT_NAMES, isValidSlug, type AccountInfo, type ComponentKind, isoTime } from '../core/model';
 import { lookupForCheck } from '../core/report/check';
 import { textTable } from '../core/report/plain';
-import { QuotaGuard } from '../core/session/quotaGuard';
+import { QuotaGuard } from '../core/lookup/quotaGuard';
 import { EXIT, UsageError, type CliIo } from './scan';
 import { numberFlag, REQUEST_TIMEOUT_RANGE, type Parsed } from './flags';
 

@@ -173,3 +173,9 @@ export const WPORG_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function isWordPressOrgSlug(slug: string): boolean {
   return typeof slug === 'string' && slug.length <= SLUG_MAX_LENGTH && WPORG_SLUG_PATTERN.test(slug);
 }
+
+/** ISO 8601 of an epoch-ms time, or null when it is missing or outside what a Date can hold (never throws). */
+export function isoTime(t: number | null | undefined): string | null {
+  if (typeof t !== 'number' || !Number.isFinite(t) || Math.abs(t) > 8.64e15) return null;
+  return new Date(t).toISOString();
+}

@@ -2,7 +2,7 @@
 // bundled (dist/webview/chart.js) under a strict CSP with a script nonce. A bar or a row's "Open" opens the line
 // that declares the component.
 import * as vscode from 'vscode';
-import type { GlanceViewData } from '../core/present/glanceView';
+import type { GlanceViewData } from '../core/report/glanceView';
 import { webviewPage } from './webviewPage';
 
 export type GlanceKind = 'wpBench.siteReport' | 'wpBench.compare';

@@ -2,7 +2,7 @@
 // theme's colour (wpBench.inlineGradeForeground), as decorations — no line shifts, unlike CodeLens. Hovers and
 // diagnostics keep the same facts for screen readers. The text is the core's (inlineText).
 import * as vscode from 'vscode';
-import { inlineText } from '../core/present/glance';
+import { inlineText } from '../core/report/glance';
 import { apiBenchmarked, localInlineText } from '../core/present/local';
 import type { ContextName } from '../core/model';
 import { uiPlainText } from '../core/present/format';

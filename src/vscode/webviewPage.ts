@@ -2,7 +2,7 @@
 // the base stylesheet plus the panel's own, the body (escaped by the core), optional inline JSON data, one script.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { jsonForScript } from '../core/present/glanceView';
+import { jsonForScript } from '../core/report/glanceView';
 import { escapeHtml } from '../core/present/outcome';
 
 export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: { title: string; css: string; script: string[]; body: string; data?: unknown }): string {

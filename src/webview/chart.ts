@@ -4,7 +4,7 @@
 // no CDN, run under the panel's CSP nonce). Data comes from the extension as JSON in a non-executed <script> element;
 // every string reaches the DOM through textContent, never as HTML.
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip, type ChartConfiguration, type Plugin } from 'chart.js';
-import type { ChartData, ChartMetric } from '../core/present/glance';
+import type { ChartData, ChartMetric } from '../core/report/glance';
 import type { ContextName } from '../core/model';
 
 import { signed } from '../core/present/format';

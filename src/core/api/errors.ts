@@ -1,6 +1,6 @@
 // Typed, human-worded errors of the API client. Messages never contain the API key.
+import { isoTime } from '../model';
 import { l10n } from '../l10n';
-import { isoTime } from '../present/format';
 
 export type ApiErrorKind =
   | 'missing-url'

@@ -2,7 +2,7 @@
 // the medians (measured median − baseline median); the spread is the interquartile range of the per-round
 // differences. Plain functions over numbers, so every rule here is unit-tested.
 import type { MeasuredComponent } from './component';
-import { CONTEXT_NAMES, type ContextName } from '../model';
+import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 
 /** The API's three contexts (one list in the model). */
 export const CONTEXTS = CONTEXT_NAMES;
@@ -261,4 +261,17 @@ export function buildRecord(
       units: 'ttfb ms (client-side time to first byte), memory KiB (1024 bytes, peak at shutdown), queries ($wpdb->num_queries)',
     },
   };
+}
+
+/** A local measurement as the editor holds it: the record, what was measured, and whether its files changed since. */
+export interface LocalResult {
+  kind: ComponentKind;
+  slug: string;
+  /** The folder or file that was measured (absolute). */
+  source: string;
+  /** componentHash of its files when the measurement started. */
+  hash: string;
+  record: LocalRecord;
+  /** The files changed (or disappeared) since it was measured. */
+  stale: boolean;
 }

@@ -93,11 +93,6 @@ export function formatQuota(used: number | null, limit: number | null): string {
   return `${used === null ? '?' : formatCount(used)} / ${limit === null ? '?' : formatCount(limit)}`;
 }
 
-/** ISO 8601 of an epoch-ms time, or null when it is missing or outside what a Date can hold (never throws). */
-export function isoTime(t: number | null | undefined): string | null {
-  if (typeof t !== 'number' || !Number.isFinite(t) || Math.abs(t) > 8.64e15) return null;
-  return new Date(t).toISOString();
-}
 
 /** An Azure Pipelines logging command: the agent acts on it anywhere in a line, in any case. */
 const AZURE_COMMAND = /##vso\[/gi;

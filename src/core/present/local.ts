@@ -8,7 +8,7 @@ import type { LookupOutcome } from '../lookup/lookupService';
 import type { LocalRecord } from '../measure/method';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from '../model';
 import { contextLabel, escapeMarkdown, siteTotal, type SiteTotal } from './outcome';
-import type { LocalResult } from '../session/localResults';
+import type { LocalResult } from '../measure/method';
 
 export const MEASURE_COMMAND = 'wpBench.measureLocally';
 

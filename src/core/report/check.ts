@@ -1,7 +1,7 @@
 // Lookups of `wp-bench check`: the cache first, then at most `maxRequests` requests (first ones by kind/slug),
 // or none at all offline. What is not looked up is reported, never guessed. Plain Node: no vscode.
 import { ApiError, errors } from '../api/errors';
-import type { QuotaGuard } from '../session/quotaGuard';
+import type { QuotaGuard } from '../lookup/quotaGuard';
 import type { LookupOutcome, LookupService } from '../lookup/lookupService';
 import { isValidSlug, type ComponentKind } from '../model';
 import { TransportError, type TransportFactory } from '../api/transport';

@@ -1,6 +1,6 @@
 // The report for clients: one self-contained HTML file (inline CSS and SVG, no script, no external request — its
 // Content-Security-Policy forbids any), printable on A4 and Letter. Every string from the API or a file is escaped.
-import { chartData, type ChartData } from '../present/glance';
+import { chartData, type ChartData } from './glance';
 import { countNoun } from '../present/format';
 import { CONTEXT_NAMES } from '../model';
 import { escapeHtml, markdownLinkTarget } from '../present/outcome';

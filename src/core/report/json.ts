@@ -1,6 +1,5 @@
 // The JSON report of a check (stable, documented in the README).
-import { isoTime } from '../present/format';
-import { CONTEXT_NAMES } from '../model';
+import { CONTEXT_NAMES, isoTime } from '../model';
 import { totalSources, type ComponentVerdict, type Finding, type Judgement } from './judge';
 import type { RenderOptions } from './reportText';
 

@@ -8,7 +8,7 @@ import { mergeSnapshots } from '../api/quota';
 import type { DiskCache } from '../cache/diskCache';
 import type { AccountInfo, QuotaSnapshot } from '../model';
 import type { Notices } from './notices';
-import { QuotaGuard } from './quotaGuard';
+import { QuotaGuard } from '../lookup/quotaGuard';
 import type { SessionHost, SessionSettings } from './types';
 
 export function missingUrl(): ApiError {

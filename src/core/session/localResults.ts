@@ -8,22 +8,11 @@ import * as path from 'node:path';
 import { componentHash } from '../measure/cache';
 import { ComponentLoadingError, detectComponent } from '../measure/component';
 import { TreeLimitError } from '../measure/tree';
-import { CONTEXTS, type LocalRecord } from '../measure/method';
+import { CONTEXTS, type LocalRecord, type LocalResult } from '../measure/method';
 import type { ComponentKind } from '../model';
 import { Emitter } from './events';
 import { localKey } from '../report/judge';
 
-export interface LocalResult {
-  kind: ComponentKind;
-  slug: string;
-  /** The folder or file that was measured (absolute). */
-  source: string;
-  /** componentHash of its files when the measurement started. */
-  hash: string;
-  record: LocalRecord;
-  /** The files changed (or disappeared) since it was measured. */
-  stale: boolean;
-}
 
 export { localKey };
 

@@ -1,6 +1,7 @@
 // What each VS Code surface shows, decided here over the session (no vscode): the hover's notice, the diagnostic of a
 // declaring range, the status bar's quota text. The glue only turns these into vscode objects.
-import { formatCount, formatMemoryKb, formatMs, formatQuota, isoTime, isWorseThan, plural } from '../present/format';
+import { isoTime } from '../model';
+import { formatCount, formatMemoryKb, formatMs, formatQuota, isWorseThan, plural } from '../present/format';
 import { l10n } from '../l10n';
 import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../present/local';
 import { hoverMarkdown } from '../present/outcome';

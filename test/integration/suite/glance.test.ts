@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { GlanceViewData } from '../../../src/core/present/glanceView';
+import type { GlanceViewData } from '../../../src/core/report/glanceView';
 import { API_URL, KEYS, api, setApiUrl, usage, waitFor, workspaceFile } from './util';
 
 function viewData(html: string): GlanceViewData {

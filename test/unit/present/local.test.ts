@@ -9,8 +9,9 @@ import { localAsBenchmark, localDiagnosticMessage, localGradeText, localHoverSec
 import type { LookupOutcome } from '../../../src/core/lookup/lookupService';
 import { MeasureChildError, measureChildEnv, progressStep, runMeasureChild } from '../../../src/core/measure/child';
 import type { LocalRecord } from '../../../src/core/measure/method';
-import { LocalResults, hashOfPath, type LocalResult } from '../../../src/core/session/localResults';
-import { chartData } from '../../../src/core/present/glance';
+import { LocalResults, hashOfPath } from '../../../src/core/session/localResults';
+import type { LocalResult } from '../../../src/core/measure/method';
+import { chartData } from '../../../src/core/report/glance';
 import { toMarkdown } from '../../../src/core/report/formats';
 import { WorkspaceSession } from '../../../src/core/session/session';
 import { componentDiagnostic, componentHover } from '../../../src/core/session/surfaces';

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseRecord } from '../../../src/core/api/record';
-import { siteReportView } from '../../../src/core/present/glanceView';
+import { siteReportView } from '../../../src/core/report/glanceView';
 import type { LookupOutcome } from '../../../src/core/lookup/lookupService';
 import type { ComponentKind, DetectedComponent } from '../../../src/core/model';
 import { toJson, toMarkdown, toSarif, toTable } from '../../../src/core/report/formats';

@@ -1,13 +1,13 @@
 // "At a glance": what the inline annotations, the site report, the comparison and the HTML report show, computed
 // from a judgement or from outcomes (no vscode, no I/O). Measured values are bars; what is not measured or not
 // benchmarked is listed beside them, never drawn as zero.
-import { formatCount, formatMemoryKb, formatMs, plural, signed, signedMs } from './format';
+import { formatCount, formatMemoryKb, formatMs, plural, signed, signedMs } from '../present/format';
 import { l10n } from '../l10n';
 import type { LookupOutcome } from '../lookup/lookupService';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName, type LookupDecision } from '../model';
-import { contextLabel, summaryText } from './outcome';
-import type { ComponentVerdict, Judgement } from '../report/judge';
-import { localAsBenchmark, localGradeText, localWords } from './local';
+import { contextLabel, summaryText } from '../present/outcome';
+import type { ComponentVerdict, Judgement } from './judge';
+import { localAsBenchmark, localGradeText, localWords } from '../present/local';
 import type { LocalRecord } from '../measure/method';
 import { lookupNote } from '../scan/lookup';
 import type { BudgetMetric } from '../config/teamConfig';

@@ -1,11 +1,11 @@
 // The bodies of the site report and comparison webviews (escaped HTML) and the data their chart script draws.
 // The glue wraps them in a page with a CSP nonce; nothing from the API reaches the page unescaped.
 import { allCharts, CHART_METRICS, compareChart, type ChartData, type ChartMetric, type CompareColumn, type CompareRow } from './glance';
-import { plural } from './format';
+import { plural } from '../present/format';
 import { l10n } from '../l10n';
 import { CONTEXT_NAMES, type ContextName } from '../model';
-import { contextLabel, escapeHtml, siteTotalLine } from './outcome';
-import type { Judgement } from '../report/judge';
+import { contextLabel, escapeHtml, siteTotalLine } from '../present/outcome';
+import type { Judgement } from './judge';
 
 export interface GlanceViewData {
   mode: 'site' | 'compare';
