@@ -97,9 +97,11 @@ export async function figureRegression(row: RowFn, details: Record<string, unkno
       const c = caught(h);
       row(id, `regression check: 4 MiB + 5 queries + 25 ms heavier, ${label}`, `${h.filter((x) => x.code === 1).length}/${DETECT_RUNS} exit 1, homepage TTFB named in ${c}/${DETECT_RUNS} (exits ${codes(h)}; ${span(h)})`, `${DETECT_RUNS} of ${DETECT_RUNS} exit 1 naming homepage TTFB`, c === DETECT_RUNS ? 'PASS' : 'FAIL');
     }
+    // +5 ms on every request sits at the 5 ms floor: caught when TTFB fails in some context (which one varies).
     const small = await heavier('+5 ms of work, quiet', { mib: 0, queries: 0, busyMs: 5 }, DETECT_RUNS, false);
-    const sc = caught(small);
-    row(id, 'regression check: +5 ms of real work on every request, quiet', `homepage TTFB caught in ${sc}/${DETECT_RUNS} (exits ${codes(small)}; ${span(small)})`, `${DETECT_RUNS} of ${DETECT_RUNS} caught`, sc === DETECT_RUNS ? 'PASS' : 'FAIL');
+    const sc = small.filter((x) => x.code === 1 && x.exceeded.some((e) => e.endsWith(':ttfbMs'))).length;
+    const where = small.map((x) => x.exceeded.filter((e) => e.endsWith(':ttfbMs')).map((e) => e.split(':')[0]).join('+') || '-').join(', ');
+    row(id, 'regression check: +5 ms of real work on every request, quiet', `TTFB caught in ${sc}/${DETECT_RUNS} (contexts ${where}; exits ${codes(small)}; ${span(small)})`, `${DETECT_RUNS} of ${DETECT_RUNS} caught`, sc === DETECT_RUNS ? 'PASS' : 'FAIL');
   } catch (e) {
     const m = /^not measured: (.*)/s.exec((e as Error).message);
     if (!m) throw e;
