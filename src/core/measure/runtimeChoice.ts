@@ -34,6 +34,9 @@ const INSTALL_HINT = [
   'or pass --php BIN), or `npm install @wp-playground/cli` for --runtime playground',
 ].join(' ');
 
+const SQLITE_MISSING =
+  "WordPress's SQLite integration was not found: pass --sqlite-integration DIR (the sqlite-database-integration plugin folder, or its zip) or install @wp-playground/cli, which ships it";
+
 export async function findEnvironment(o: MeasureOptions): Promise<Environment> {
   const searchFrom = [o.cwd, ...(o.searchFrom ?? [])];
   // WordPress core.
@@ -59,17 +62,20 @@ export async function findEnvironment(o: MeasureOptions): Promise<Environment> {
     if (!info) return `${bin} cannot be run`;
     if (!phpVersionOk(info.version)) return `${bin} is PHP ${info.version}; 7.4 or newer is needed`;
     if (!info.sqlite) return `${bin} has no pdo_sqlite extension (Debian/Ubuntu: sudo apt install php-sqlite3)`;
-    if (!sqlite) return `WordPress's SQLite integration was not found: pass --sqlite-integration DIR (the sqlite-database-integration plugin folder) or install @wp-playground/cli, which ships it`;
+    if (!sqlite) return SQLITE_MISSING;
     return info;
   };
+  // PHP itself is fine when only the SQLite integration is missing: the advice is then about that alone (it said
+  // "install PHP 7.4 or newer with SQLite" to a machine that had PHP 8.2 with SQLite).
+  const hint = (reason: string) => (reason === SQLITE_MISSING ? '' : `. To measure, ${INSTALL_HINT}`);
   const tryPlayground = (): PlaygroundInfo | string => findPlayground(searchFrom) ?? 'the npm package @wp-playground/cli is not installed (npm install @wp-playground/cli)';
 
   if (o.runtime === 'php' || o.runtime === undefined) {
     const php = await tryPhp();
     if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, sqlite: sqlite!, sandbox: await nativeSandbox(o) };
-    if (o.runtime === 'php') throw new MeasureError(`the php runtime cannot run: ${php}. To measure, ${INSTALL_HINT}`, 8);
+    if (o.runtime === 'php') throw new MeasureError(`the php runtime cannot run: ${php}${hint(php)}`, 8);
     const pg = tryPlayground();
-    if (typeof pg === 'string') throw new MeasureError(`no runtime can run: ${php}; ${pg}. To measure, ${INSTALL_HINT}`, 8);
+    if (typeof pg === 'string') throw new MeasureError(`no runtime can run: ${php}; ${pg}${hint(php)}`, 8);
     o.progress?.(`php runtime not usable (${php}); using WordPress Playground`);
     return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
   }
