@@ -125,6 +125,7 @@ describe('wp-bench measure: components as WordPress loads them (native php runti
       }
       // No activation: activate_plugin() is never called for it (its activate_plugin hook would end the run).
       assert.equal(r.local.activation_hook, null);
+      assert.equal(r.local.must_use, true, 'the record says it is a must-use plugin');
       assert.ok(!lines.some((l) => /^activating/.test(l)), lines.join('\n'));
       assert.ok(lines.some((l) => /^measuring must-use plugin queries-3\.php as WordPress loads it: from wp-content\/mu-plugins on every request, no activation$/.test(l)), lines.join('\n'));
     });

@@ -250,7 +250,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       buildRecord(
         c,
         Object.fromEntries(CONTEXTS.map((ctx) => [ctx, failed[side][ctx] ?? { baseline: samples[ctx].baseline, measured: samples[ctx][side] }])) as Record<MeasureContext, ContextSamples | NullReason>,
-        { ...info, activation_hook: hook, ...(c.warnings?.length ? { warnings: c.warnings } : {}) },
+        { ...info, activation_hook: hook, ...(c.mustUse ? { must_use: true as const } : {}), ...(c.warnings?.length ? { warnings: c.warnings } : {}) },
         at,
       );
     let record = recordOf(component, 'measured', activationHook);

@@ -166,6 +166,8 @@ export interface LocalInfo {
   baseline_theme: string;
   /** a child theme: the parent theme it was measured with (its Template header; the figures include the parent's cost) */
   parent_theme?: { slug: string; name: string; version: string | null };
+  /** A must-use plugin: measured from mu-plugins/, where WordPress loads it on every request; never activated. */
+  must_use?: true;
   /** contexts whose measured side had database errors the baseline had not ("not representative"; no grade then) */
   database_errors?: Partial<Record<MeasureContext, DatabaseErrors>>;
   /** whether opcache was on (WP Bench turns it on, as production runs PHP: compiled code is not in memory); absent in older records */

@@ -250,6 +250,13 @@ describe('measure table: figures people can read', () => {
     assert.doesNotMatch(heavy, /within noise\) +\+/);
   });
 
+  it('a must-use plugin says so: loaded on every request, never activated', () => {
+    const r = record('Acme MU', 1, 10, 1);
+    assert.doesNotMatch(measureTable(r), /Must-use plugin/);
+    r.local.must_use = true;
+    assert.match(measureTable(r), /^Must-use plugin: measured from mu-plugins\/, where WordPress loads it on every request; never activated/m);
+  });
+
   it('--json prints a JSON error object on stdout when it fails', async () => {
     const out: string[] = [];
     const err: string[] = [];
