@@ -14,6 +14,9 @@ import { ciSafeJson, countNoun } from '../core/present/format';
 import { CONTEXTS, type LocalRecord } from '../core/measure/method';
 import type { RuntimeName } from '../core/measure/runtime';
 import { textTable } from '../core/report/plain';
+import { profileLines } from './profile';
+import { PROFILE_ROUNDS } from '../core/measure/profiling';
+import { toCollapsed, toSpeedscope } from '../core/measure/profile/attribute';
 import { parseOptions, UsageError, type CliIo } from './scan';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
@@ -42,7 +45,13 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --fail-on-regression PCT   largest allowed increase in percent of the baseline's added cost (default: the
                              team config's measure.maxRegressionPercent, else ${DEFAULT_MAX_REGRESSION_PERCENT}); increases of at most
                              5 ms, 256 KB or 0 queries, or within the run's own spread, never fail
-  --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html
+  --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html; with --profile:
+                             speedscope (a file speedscope.app opens) or collapsed (folded stacks for flame graph
+                             tools) of the measured side in one context
+  --profile                  also profile the component (native php with the Excimer extension; exit 8 without):
+                             after the timed rounds, ${PROFILE_ROUNDS} more requests per context sampled every 1 ms; the table
+                             and --json name the component's own functions with their time and queries per request
+  --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
   --db URL                   not supported in this version (SQLite only)
   --sandbox auto|bubblewrap|none
                              the native runtime's sandbox (default auto: bubblewrap where it works, else none,
@@ -51,11 +60,11 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
 Exit codes: 0 measured (with --baseline-ref: no budget exceeded), 1 a budget exceeded (--baseline-ref), 2 usage or nothing to measure at PATH,
 3 inconclusive (--baseline-ref: no budget exceeded, but a TTFB difference too close to the threshold for the run's noise,
 even after a confirmation pass; memory and queries were judged), 6 time limit or interrupted, 7 the component
-(or WordPress) breaks WordPress entirely, 8 no runtime can run (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
+(or WordPress) breaks WordPress entirely, 8 no runtime can run, or --profile has no profiler (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
 SIGHUP exit 6.`;
 
-const VALUE_FLAGS = new Set(['--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
-const BOOL_FLAGS = new Set(['--json', '--no-cache', '--help', '-h']);
+const VALUE_FLAGS = new Set(['--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS);
@@ -151,12 +160,21 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const json = parsed.flags.has('--json');
     const baselineRef = parsed.flags.get('--baseline-ref') as string | undefined;
     const formatFlag = parsed.flags.get('--format') as string | undefined;
-    if (formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html'].includes(formatFlag)) throw new UsageError('--format must be one of table, json, markdown, sarif, html');
-    if ((formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
+    const profile = parsed.flags.has('--profile');
+    const profileFormat = formatFlag === 'speedscope' || formatFlag === 'collapsed' ? formatFlag : undefined;
+    if (formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html', 'speedscope', 'collapsed'].includes(formatFlag)) throw new UsageError('--format must be one of table, json, markdown, sarif, html, speedscope, collapsed');
+    if (profileFormat && !profile) throw new UsageError(`--format ${profileFormat} needs --profile`);
+    if (profile && baselineRef !== undefined) throw new UsageError('--profile with --baseline-ref is not supported yet: profile the working tree alone (wp-bench measure PATH --profile)');
+    if (!profileFormat && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
+    const contextFlag = parsed.flags.get('--context');
+    if (contextFlag !== undefined && !profileFormat) throw new UsageError('--context goes with --format speedscope or collapsed');
+    if (contextFlag !== undefined && !(CONTEXTS as readonly unknown[]).includes(contextFlag)) throw new UsageError('--context is activation, homepage or admin');
+    const profileContext = (contextFlag ?? 'homepage') as (typeof CONTEXTS)[number];
     if (json && formatFlag !== undefined && formatFlag !== 'json') throw new UsageError('--json and --format exclude each other');
     const failPct = parsed.flags.get('--fail-on-regression');
     if (failPct !== undefined && (typeof failPct !== 'string' || !/^\d+(\.\d+)?$/.test(failPct) || Number(failPct) > 10000)) throw new UsageError('--fail-on-regression needs a percentage from 0 to 10000');
     let lastRound = '';
+    let profiles: Parameters<NonNullable<MeasureOptions['onProfiles']>>[0] = {};
     const options: MeasureOptions = {
       path: parsed.positional[0],
       runtime: runtime as RuntimeName | undefined,
@@ -173,6 +191,8 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       cacheDir: io.cacheDir,
       noCache: parsed.flags.has('--no-cache'),
       sandbox: sandbox as MeasureOptions['sandbox'],
+      profile,
+      onProfiles: (raw) => (profiles = raw),
       progress: (line) => {
         // One line per round, not per request.
         const round = /^(round \d+\/\d+|warm-up \d+\/\d+)/.exec(line)?.[1];
@@ -191,7 +211,13 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     }
     const record = await measure(options);
-    io.out(json ? JSON.stringify(record) : measureTable(record));
+    if (profileFormat) {
+      const raw = profiles[profileContext];
+      if (!raw?.length) throw new MeasureError(`--profile: ${profileContext} could not be measured, so it has no profile`, 7);
+      io.out(profileFormat === 'speedscope' ? JSON.stringify(toSpeedscope(raw, { name: `${record.name} — ${profileContext}` })) : toCollapsed(raw));
+      return 0;
+    }
+    io.out(json ? JSON.stringify(record) : [measureTable(record), ...profileLines(record)].join('\n'));
     return 0;
   } catch (err) {
     // With --json, stdout carries a JSON error object too (a CI step parsing stdout never reads nothing).

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { profileFileName, profileMuPluginPhp } from '../../src/core/profile/php';
-import { attributeProfiles } from '../../src/core/profile/attribute';
-import { parseProfile } from '../../src/core/profile/read';
+import { profileFileName, profileMuPluginPhp } from '../../src/core/measure/profile/php';
+import { attributeProfiles } from '../../src/core/measure/profile/attribute';
+import { parseProfile } from '../../src/core/measure/profile/read';
 
 // The measure suite installs php-cli and php-excimer (scripts/install-measure-deps.sh): without them it fails here,
 // never skips.

@@ -20,6 +20,7 @@ import { findEnvironment, sandboxLine } from './runtimeChoice';
 import { liveSite, phpErrorText } from './siteClient';
 import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
+import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -137,6 +138,8 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
   const warmup = o.warmup ?? DEFAULT_WARMUP;
   const env = await findEnvironment(o);
+  // --profile where it cannot run is refused before anything is built (exit 8, with what to install).
+  const profilerVersion = o.profile ? await checkProfiler(env.runtime, env.php?.bin, o.env) : undefined;
   // o.signal is the deadline measure()/measureCompare() started before detection: it bounds the hashing too.
   if (o.signal?.aborted) throw abortError(o.signal);
 
@@ -145,7 +148,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   // A child theme runs on its parent: the parent's files are part of what is measured.
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
   const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
-  if (cache && !o.noCache && !refComponent) {
+  if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
       progress('answered from the cache (same files, WordPress, PHP and runtime)');
@@ -183,6 +186,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
     });
     check();
+    const profiler: Profiler | undefined = profilerVersion ? await installProfiler(site, component, profilerVersion) : undefined;
     // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
     // same core, integration and baseline theme is copied instead (it holds no data of the user's).
     const template = cache ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
@@ -268,6 +272,13 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       info.duration_s = Math.round((Date.now() - started) / 100) / 10;
       record = recordOf(component, 'measured', activationHook);
       refRecord = recordOf(refComponent, 'ref', refHook);
+    }
+    // Profiled requests come after every timed one: the figures stay those of unprofiled requests.
+    if (profiler) {
+      const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
+      const { profile, raw } = await profileRounds(profiler, running, cookie, measured, o.profileRounds ?? PROFILE_ROUNDS, check, progress);
+      record = { ...record, profile };
+      o.onProfiles?.(raw);
     }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };

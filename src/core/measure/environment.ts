@@ -18,7 +18,8 @@ export function scrubbedEnv(env: NodeJS.ProcessEnv, home: string): NodeJS.Proces
   return out;
 }
 
-function run(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a short command (a probe of php's version or extensions): its exit code and output, never a throw. */
+export function runProcess(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     childProcess().execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? ((err as unknown as { code: number }).code) : 127) : 0;
@@ -29,7 +30,7 @@ function run(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15
 
 /** Runs `php` to read its version and whether pdo_sqlite is loaded; undefined when it cannot run. */
 export async function probePhp(bin: string, env: NodeJS.ProcessEnv): Promise<PhpInfo | undefined> {
-  const r = await run(bin, ['-r', 'echo PHP_VERSION, "\\n", extension_loaded("pdo_sqlite") ? "1" : "0";'], env);
+  const r = await runProcess(bin, ['-r', 'echo PHP_VERSION, "\\n", extension_loaded("pdo_sqlite") ? "1" : "0";'], env);
   if (r.code !== 0) return undefined;
   const [version, sqlite] = r.stdout.trim().split('\n');
   if (!/^\d+\.\d+/.test(version ?? '')) return undefined;

@@ -2,6 +2,7 @@
 // the medians (measured median − baseline median); the spread is the interquartile range of the per-round
 // differences. Plain functions over numbers, so every rule here is unit-tested.
 import type { MeasuredComponent } from './component';
+import type { LocalProfile } from './profile/types';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 
 /** The API's three contexts (one list in the model). */
@@ -202,6 +203,8 @@ export interface LocalRecord {
   links: { profile: null };
   source: 'local';
   local: LocalInfo;
+  /** `--profile`: where the component's time and queries go, per context */
+  profile?: LocalProfile;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the API's shape. */

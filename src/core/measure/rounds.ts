@@ -9,7 +9,7 @@ import { MeasureError } from './runOptions';
 import { BOOT_PATH } from './site';
 import { phpErrorText, readProbe, type LiveSite } from './siteClient';
 
-const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
+export const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
 
 export type Side = 'baseline' | 'measured' | 'ref';
 

@@ -1,5 +1,6 @@
 // What a measurement run is told (its options and defaults) and how it fails: MeasureError with its exit code, and
 // the run's abort (Ctrl-C or the time limit) as one.
+import type { RequestProfile } from './profile/types';
 import type { LocalRecord } from './method';
 import type { RuntimeName } from './runtime';
 import type { PairedTtfb } from './regression';
@@ -25,6 +26,12 @@ export interface MeasureOptions {
   wordpress?: string;
   php?: string;
   sqliteIntegration?: string;
+  /** `--profile`: also sample the measured side's requests (native php with Excimer; exit 8 otherwise) */
+  profile?: boolean;
+  /** profiled requests per context (default PROFILE_ROUNDS) */
+  profileRounds?: number;
+  /** given the raw profiles of a --profile run, per context (for --format speedscope|collapsed) */
+  onProfiles?: (raw: Partial<Record<'activation' | 'homepage' | 'admin', RequestProfile[]>>) => void;
   rounds?: number;
   warmup?: number;
   timeoutS?: number;

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MeasureError } from '../../../src/core/measure/engine';
 import { findEnvironment } from '../../../src/core/measure/runtimeChoice';
+import { checkProfiler } from '../../../src/core/measure/profiling';
 
 describe('measure: choosing the runtime', () => {
   let dir: string;
@@ -47,5 +48,15 @@ describe('measure: choosing the runtime', () => {
   it('PHP without pdo_sqlite, or too old: the install advice', async () => {
     assert.match(await fail(await fakePhp('8.2.7', false)), /no pdo_sqlite extension.*To measure, install PHP 7\.4 or newer with SQLite/);
     assert.match(await fail(await fakePhp('7.2.1', true)), /is PHP 7\.2\.1; 7\.4 or newer is needed\. To measure, install PHP/);
+  });
+
+  it('--profile: a PHP without Excimer, or Playground, is refused with what to install (exit 8)', async () => {
+    const noExcimer = path.join(dir, 'php-no-excimer');
+    await fs.writeFile(noExcimer, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    await assert.rejects(checkProfiler('php', noExcimer, { PATH: process.env.PATH }), (e: unknown) => e instanceof MeasureError && e.exitCode === 8 && /has no Excimer extension\. To profile, install the Excimer sampling profiler .*apt install php-excimer/.test(e.message));
+    await assert.rejects(checkProfiler('playground', undefined, {}), (e: unknown) => e instanceof MeasureError && e.exitCode === 8 && /needs the php runtime/.test(e.message));
+    const withExcimer = path.join(dir, 'php-excimer');
+    await fs.writeFile(withExcimer, "#!/bin/sh\nprintf '1.0.4'\n", { mode: 0o755 });
+    assert.equal(await checkProfiler('php', withExcimer, { PATH: process.env.PATH }), 'excimer 1.0.4');
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { attributeProfiles, toCollapsed, toSpeedscope } from '../../../src/core/profile/attribute';
-import { parseProfile } from '../../../src/core/profile/read';
-import type { RequestProfile } from '../../../src/core/profile/types';
+import { attributeProfiles, toCollapsed, toSpeedscope } from '../../../../src/core/measure/profile/attribute';
+import { parseProfile } from '../../../../src/core/measure/profile/read';
+import type { RequestProfile } from '../../../../src/core/measure/profile/types';
 
-const FIX = path.resolve(__dirname, '../../fixtures/profile');
+const FIX = path.resolve(__dirname, '..', '../../fixtures/profile');
 const load = (name: string): RequestProfile => parseProfile(readFileSync(path.join(FIX, name), 'utf8'));
 
 describe('profile attribution (synthetic profiles)', () => {

@@ -81,3 +81,14 @@ export interface ContextProfile {
   /** the component's share of the sampled time per request (any of its functions on the stack), ms */
   component_ms: number;
 }
+
+/** What `--profile` adds to the record. */
+export interface LocalProfile {
+  /** "excimer 1.0.4" */
+  profiler: string;
+  period_ms: number;
+  /** profiled requests per context */
+  rounds: number;
+  /** per context: the component's own functions, slowest first; null where the context could not be measured */
+  contexts: Record<'activation' | 'homepage' | 'admin', { functions: FunctionCost[]; sampled_ms: number; component_ms: number } | null>;
+}

@@ -1,0 +1,131 @@
+// Integration: `wp-bench measure --profile` with the real profiler (Excimer, installed by the measure suite) on the
+// calibration plugin test/fixtures/profile/hotspots: busy loops of known length at known lines, known queries. Each
+// hot spot is found at its file and defining line, in its context, within ±25 % + 3 ms of its true cost (its own
+// queries through the SQLite translator add about 1 ms each), with its queries exact; nothing outside the plugin is
+// listed; the speedscope and collapsed exports parse; nothing is left behind.
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../src/cli';
+import type { LocalRecord } from '../../src/core/measure/method';
+import { assertNothingLeft, type Made } from './helpers';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const HOTSPOTS = path.join(ROOT, 'test', 'fixtures', 'profile', 'hotspots');
+
+async function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const t0 = Date.now();
+  const code = await runCli(['measure', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
+  return { code, out: out.join('\n'), err: err.join('\n'), seconds: (Date.now() - t0) / 1000 };
+}
+
+const near = (ms: number, truth: number) => Math.abs(ms - truth) <= truth * 0.25 + 3;
+
+describe('wp-bench measure --profile (Excimer)', function () {
+  let cache: string;
+  let env: NodeJS.ProcessEnv;
+  let record: LocalRecord;
+  let seconds: number;
+  const made: Made = [];
+
+  before(async () => {
+    cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-profile-cache-'));
+    env = { ...process.env, WPBENCH_CACHE_DIR: cache };
+    const r = await cli([HOTSPOTS, '--profile', '--json', '--runtime', 'php', '--no-cache'], env);
+    assert.equal(r.code, 0, r.err.slice(-2000));
+    record = JSON.parse(r.out);
+    seconds = r.seconds;
+    for (const m of r.err.matchAll(/building a throwaway site .* in (\S+)/g)) made.push({ root: m[1] });
+    for (const m of r.err.matchAll(/site at http:\/\/127\.0\.0\.1:(\d+) \(server pid (\d+)\)/g)) made.push({ port: Number(m[1]), pid: Number(m[2]) });
+  });
+  after(() => fs.rm(cache, { recursive: true, force: true }));
+
+  const fn = (ctx: 'activation' | 'homepage' | 'admin', name: string) => record.profile!.contexts[ctx]!.functions.find((f) => f.function === name);
+
+  it('the record has the profile: profiler, period, rounds and the three contexts; done in at most 60 s cold', () => {
+    const p = record.profile!;
+    assert.match(p.profiler, /^excimer \d/);
+    assert.equal(p.period_ms, 1);
+    assert.ok(p.rounds >= 5);
+    for (const ctx of ['activation', 'homepage', 'admin'] as const) assert.ok(p.contexts[ctx], ctx);
+    assert.ok(seconds <= 60, `${seconds} s`);
+  });
+
+  it('20 ms and 3 queries on every request, in a named function on init', () => {
+    for (const ctx of ['activation', 'homepage', 'admin'] as const) {
+      const f = fn(ctx, 'hotspots_init_work');
+      assert.ok(f, `${ctx}: ${JSON.stringify(record.profile!.contexts[ctx])}`);
+      assert.equal(f.file, 'hotspots.php');
+      assert.equal(f.line, 12);
+      assert.equal(f.queries, 3, ctx);
+      assert.deepEqual(f.hooks, ['init']);
+      assert.ok(near(f.ms, 20), `${ctx} ${f.ms} ms`);
+    }
+  });
+
+  it('15 ms and 2 queries on the homepage only, in a method on template_redirect', () => {
+    const f = fn('homepage', 'Hotspots_Front::render');
+    assert.ok(f);
+    assert.deepEqual([f.file, f.line, f.queries, f.hooks], ['inc/front.php', 8, 2, ['template_redirect']]);
+    assert.ok(near(f.ms, 15), `${f.ms} ms`);
+    assert.equal(fn('admin', 'Hotspots_Front::render'), undefined, 'not in admin');
+    assert.equal(fn('activation', 'Hotspots_Front::render'), undefined, 'not at activation');
+  });
+
+  it('10 ms in admin through a closure on admin_init (recursion counted once)', () => {
+    const c = fn('admin', '{closure}');
+    assert.ok(c);
+    assert.deepEqual([c.file, c.line, c.hooks], ['hotspots.php', 24, ['admin_init']]);
+    assert.ok(near(c.ms, 10), `${c.ms} ms`);
+    const rec = fn('admin', 'hotspots_recurse')!;
+    assert.ok(near(rec.ms, 10), `recursion: ${rec.ms} ms, not five times 10`);
+    assert.equal(fn('homepage', '{closure}'), undefined);
+  });
+
+  it('nothing from outside the plugin is listed: every file is one of its own', () => {
+    const own = new Set(['hotspots.php', 'inc/busy.php', 'inc/front.php']);
+    for (const c of Object.values(record.profile!.contexts)) for (const f of c!.functions) assert.ok(own.has(f.file), `${f.function} in ${f.file}`);
+  });
+
+  it('the figures are those of the unprofiled rounds', () => {
+    // 20 ms on every request (plus its queries): the timed homepage delta is about 35 ms + queries, as without --profile.
+    assert.ok(record.contexts.homepage!.ttfb_delta_ms > 25, JSON.stringify(record.contexts));
+    assert.equal(record.contexts.homepage!.queries_delta, 5);
+  });
+
+  it('--format speedscope and collapsed: files the tools open, for one context', async () => {
+    const s = await cli([HOTSPOTS, '--profile', '--format', 'speedscope', '--context', 'admin', '--runtime', 'php', '--rounds', '3', '--warmup', '1'], env);
+    assert.equal(s.code, 0, s.err.slice(-1500));
+    const doc = JSON.parse(s.out);
+    assert.equal(doc.$schema, 'https://www.speedscope.app/file-format-schema.json');
+    assert.ok(doc.profiles.length >= 1 && doc.profiles[0].type === 'sampled');
+    assert.ok(doc.shared.frames.some((f: { name: string }) => f.name.startsWith('{closure}')));
+    const c = await cli([HOTSPOTS, '--profile', '--format', 'collapsed', '--runtime', 'php', '--rounds', '3', '--warmup', '1'], env);
+    assert.equal(c.code, 0, c.err.slice(-1500));
+    const lines = c.out.trim().split('\n');
+    assert.ok(lines.every((l) => /^\S.* \d+$/.test(l)), lines.slice(0, 3).join('\n'));
+    assert.ok(lines.some((l) => l.includes('Hotspots_Front::render (inc/front.php:8)')), 'the homepage (default) has render');
+  });
+
+  it('leaves nothing behind', async () => {
+    assert.ok(made.length >= 2, 'the run said what it made');
+    await assertNothingLeft(made);
+  });
+});
+
+describe('wp-bench measure --profile: refused before anything starts', () => {
+  it('on Playground, and with --baseline-ref: said, nothing measured', async () => {
+    const pg = await cli([HOTSPOTS, '--profile', '--runtime', 'playground'], process.env);
+    assert.equal(pg.code, 8, pg.err);
+    assert.match(pg.err, /--profile needs the php runtime/);
+    const ref = await cli([HOTSPOTS, '--profile', '--baseline-ref', 'HEAD'], process.env);
+    assert.equal(ref.code, 2);
+    assert.match(ref.err, /--profile with --baseline-ref is not supported yet/);
+    const fmt = await cli([HOTSPOTS, '--format', 'speedscope'], process.env);
+    assert.equal(fmt.code, 2);
+    assert.match(fmt.err, /--format speedscope needs --profile/);
+  });
+});
