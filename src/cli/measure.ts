@@ -164,7 +164,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const profileFormat = formatFlag === 'speedscope' || formatFlag === 'collapsed' ? formatFlag : undefined;
     if (formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html', 'speedscope', 'collapsed'].includes(formatFlag)) throw new UsageError('--format must be one of table, json, markdown, sarif, html, speedscope, collapsed');
     if (profileFormat && !profile) throw new UsageError(`--format ${profileFormat} needs --profile`);
-    if (profile && baselineRef !== undefined) throw new UsageError('--profile with --baseline-ref is not supported yet: profile the working tree alone (wp-bench measure PATH --profile)');
+    if (profileFormat && baselineRef !== undefined) throw new UsageError(`--format ${profileFormat} profiles one copy: run it without --baseline-ref`);
     if (!profileFormat && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
     const contextFlag = parsed.flags.get('--context');
     if (contextFlag !== undefined && !profileFormat) throw new UsageError('--context goes with --format speedscope or collapsed');

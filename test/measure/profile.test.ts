@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { runCli } from '../../src/cli';
 import type { LocalRecord } from '../../src/core/measure/method';
 import { assertNothingLeft, type Made } from './helpers';
+import { git } from './loadSample';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const HOTSPOTS = path.join(ROOT, 'test', 'fixtures', 'profile', 'hotspots');
@@ -121,11 +122,52 @@ describe('wp-bench measure --profile: refused before anything starts', () => {
     const pg = await cli([HOTSPOTS, '--profile', '--runtime', 'playground'], process.env);
     assert.equal(pg.code, 8, pg.err);
     assert.match(pg.err, /--profile needs the php runtime/);
-    const ref = await cli([HOTSPOTS, '--profile', '--baseline-ref', 'HEAD'], process.env);
+    const ref = await cli([HOTSPOTS, '--profile', '--format', 'collapsed', '--baseline-ref', 'HEAD'], process.env);
     assert.equal(ref.code, 2);
-    assert.match(ref.err, /--profile with --baseline-ref is not supported yet/);
+    assert.match(ref.err, /--format collapsed profiles one copy: run it without --baseline-ref/);
     const fmt = await cli([HOTSPOTS, '--format', 'speedscope'], process.env);
     assert.equal(fmt.code, 2);
     assert.match(fmt.err, /--format speedscope needs --profile/);
+  });
+});
+
+describe('wp-bench measure --baseline-ref --profile: where a regression came from', function () {
+  let repo: string;
+  let cache: string;
+
+  before(async () => {
+    repo = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-profile-ref-'));
+    cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-profile-ref-cache-'));
+    await fs.cp(HOTSPOTS, path.join(repo, 'hotspots'), { recursive: true });
+    git(repo, 'init', '-q');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'hotspots');
+    // The method on the homepage gets 18 ms slower (15 -> 33 ms of busy work), nothing else changes.
+    const front = path.join(repo, 'hotspots', 'inc', 'front.php');
+    const text = await fs.readFile(front, 'utf8');
+    assert.match(text, /hotspots_busy\( 15 \)/);
+    await fs.writeFile(front, text.replace('hotspots_busy( 15 )', 'hotspots_busy( 33 )'));
+  });
+  after(async () => {
+    await fs.rm(repo, { recursive: true, force: true });
+    await fs.rm(cache, { recursive: true, force: true });
+  });
+
+  it('exits 1; profile_diff names the function 18 ms slower, at its file and line, among the largest changes', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['measure', path.join(repo, 'hotspots'), '--baseline-ref', 'HEAD', '--profile', '--json', '--runtime', 'php', '--rounds', '5', '--warmup', '1'], { out: (t) => out.push(t), err: (t) => err.push(t), env: { ...process.env, WPBENCH_CACHE_DIR: cache }, cwd: repo });
+    assert.equal(code, 1, err.join('\n').slice(-2000));
+    const j = JSON.parse(out.join('\n'));
+    assert.ok(j.exceeded.some((e: { context: string; metric: string }) => e.context === 'homepage' && e.metric === 'ttfbMs'), JSON.stringify(j.exceeded));
+    const home = j.profile_diff.contexts.homepage as { function: string; file: string; line: number; ms_difference: number; queries_difference: number }[];
+    const render = home.find((c) => c.function === 'Hotspots_Front::render')!;
+    assert.ok(render, JSON.stringify(home.slice(0, 5)));
+    assert.deepEqual([render.file, render.line, render.queries_difference], ['inc/front.php', 8, 0]);
+    assert.ok(near(render.ms_difference, 18), `${render.ms_difference} ms`);
+    const rank = [...home].sort((a, b) => b.ms_difference - a.ms_difference).findIndex((c) => c === render);
+    assert.ok(rank <= 1, `among the largest changes (rank ${rank}; hotspots_busy, which it calls, grows alike)`);
+    assert.ok(Math.abs(home.find((c) => c.function === 'hotspots_init_work')!.ms_difference) < 5, 'an unchanged function barely moves');
+    assert.equal(j.profile_diff.contexts.admin.find((c: { function: string }) => c.function === 'Hotspots_Front::render'), undefined);
   });
 });

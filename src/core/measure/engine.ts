@@ -186,7 +186,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
     });
     check();
-    const profiler: Profiler | undefined = profilerVersion ? await installProfiler(site, component, profilerVersion) : undefined;
+    const profiler: Profiler | undefined = profilerVersion ? await installProfiler(site, component, profilerVersion, refComponent) : undefined;
     // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
     // same core, integration and baseline theme is copied instead (it holds no data of the user's).
     const template = cache ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
@@ -275,10 +275,15 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     }
     // Profiled requests come after every timed one: the figures stay those of unprofiled requests.
     if (profiler) {
+      const n = o.profileRounds ?? PROFILE_ROUNDS;
       const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
-      const { profile, raw } = await profileRounds(profiler, running, cookie, measured, o.profileRounds ?? PROFILE_ROUNDS, check, progress);
+      const { profile, raw } = await profileRounds(profiler, running, cookie, measured, n, check, progress);
       record = { ...record, profile };
       o.onProfiles?.(raw);
+      if (refComponent && refRecord) {
+        const atRef = new Set(CONTEXTS.filter((ctx) => !failed.ref[ctx]));
+        refRecord = { ...refRecord, profile: (await profileRounds(profiler, running, cookie, atRef, n, check, progress, 'ref')).profile };
+      }
     }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };

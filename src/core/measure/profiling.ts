@@ -7,7 +7,8 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { crypto } from '../lazyNode';
 import { attributeProfiles } from './profile/attribute';
-import { DEFAULT_PERIOD_S, PROFILE_HEADER, PROFILE_MU_PLUGIN, profileMuPluginPhp } from './profile/php';
+import { DEFAULT_PERIOD_S, PROFILE_HEADER, PROFILE_MU_PLUGIN, PROFILE_REF_MU_PLUGIN, profileMuPluginPhp } from './profile/php';
+import { MU_REF_DIR } from './phpFiles';
 import { readProfiles } from './profile/read';
 import type { LocalProfile, RequestProfile } from './profile/types';
 import type { MeasuredComponent } from './component';
@@ -38,20 +39,23 @@ export async function checkProfiler(runtime: string, phpBin: string | undefined,
   return `excimer ${v}`;
 }
 
-/** The component's files as PHP sees them (its installed copy in the throwaway site), and the folder paths are relative to. */
-function componentRoots(site: Site, c: MeasuredComponent): { roots: string[]; base: string } {
+/**
+ * A copy's files as PHP sees them (its installed copy in the throwaway site: `target` as WordPress names it, a
+ * must-use plugin's folder `muDir`), and the folder paths are relative to.
+ */
+function componentRoots(site: Site, c: MeasuredComponent, target: string, muDir: string): { roots: string[]; base: string } {
   const content = path.join(realpathSync(site.siteDir), 'wp-content');
   if (c.kind === 'plugin' && c.mustUse) {
-    const mu = path.join(content, 'mu-plugins');
+    const mu = path.join(content, muDir);
     return { roots: [path.join(mu, c.mainFile), ...(c.muFolders ?? []).map((f) => path.join(mu, f))], base: mu };
   }
   if (c.kind === 'plugin') {
     const plugins = path.join(content, 'plugins');
-    if (c.singleFile) return { roots: [path.join(plugins, site.target)], base: plugins };
-    const dir = path.join(plugins, path.posix.dirname(site.target));
+    if (c.singleFile) return { roots: [path.join(plugins, target)], base: plugins };
+    const dir = path.join(plugins, path.posix.dirname(target));
     return { roots: [dir], base: dir };
   }
-  const dir = path.join(content, 'themes', site.target);
+  const dir = path.join(content, 'themes', target);
   return { roots: [dir], base: dir };
 }
 
@@ -61,13 +65,23 @@ export interface Profiler {
   version: string;
 }
 
-/** Writes the profiling must-use plugin where the measured side's requests load it (it acts only on marked requests). */
-export async function installProfiler(site: Site, c: MeasuredComponent, version: string): Promise<Profiler> {
+/**
+ * Writes the profiling must-use plugin where the measured side's requests load it (it acts only on marked
+ * requests), and in a comparison the other copy's (its own file and marker: each knows only its copy's files).
+ */
+export async function installProfiler(site: Site, c: MeasuredComponent, version: string, ref?: MeasuredComponent): Promise<Profiler> {
   const dir = path.join(site.workDir, 'profiles');
   await fs.mkdir(dir, { recursive: true });
-  const { roots, base } = componentRoots(site, c);
-  const source = profileMuPluginPhp({ dir: realpathSync(dir), roots, base, period: DEFAULT_PERIOD_S });
-  await fs.writeFile(path.join(site.siteDir, 'wp-content', 'mu-plugins', PROFILE_MU_PLUGIN), source, { flag: 'wx' });
+  const write = async (file: string, muDir: string, marker: '1' | 'ref', roots: { roots: string[]; base: string }) => {
+    const source = profileMuPluginPhp({ dir: realpathSync(dir), ...roots, period: DEFAULT_PERIOD_S, marker });
+    await fs.writeFile(path.join(site.siteDir, 'wp-content', muDir, file), source, { flag: 'wx' });
+  };
+  await write(PROFILE_MU_PLUGIN, 'mu-plugins', '1', componentRoots(site, c, site.target, 'mu-plugins'));
+  // The other copy's requests read their own must-use folder when the component is a must-use plugin.
+  if (ref && site.refTarget) {
+    const muDir = ref.mustUse ? MU_REF_DIR : 'mu-plugins';
+    await write(PROFILE_REF_MU_PLUGIN, muDir, 'ref', componentRoots(site, ref, ref.mustUse ? ref.mainFile : site.refTarget, MU_REF_DIR));
+  }
   return { dir, version };
 }
 
@@ -83,15 +97,16 @@ export async function profileRounds(
   rounds: number,
   check: () => void,
   progress: (line: string) => void,
+  side: 'measured' | 'ref' = 'measured',
 ): Promise<{ profile: LocalProfile; raw: Partial<Record<MeasureContext, RequestProfile[]>> }> {
   const ids: Record<MeasureContext, string[]> = { activation: [], homepage: [], admin: [] };
   for (let r = 0; r < rounds; r++) {
     for (const ctx of CONTEXTS) {
       if (!measured.has(ctx)) continue;
       check();
-      progress(`profiling ${r + 1}/${rounds}: ${ctx}`);
+      progress(`profiling ${r + 1}/${rounds}: ${ctx}${side === 'ref' ? ' (baseline copy)' : ''}`);
       const id = crypto().randomBytes(8).toString('hex');
-      const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': 'measured', [PROFILE_HEADER]: '1' };
+      const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side, [PROFILE_HEADER]: side === 'ref' ? 'ref' : '1' };
       if (ctx === 'admin') headers.Cookie = cookie;
       await live.get(PATH_URL[ctx], headers).catch((e) => {
         throw live.serverDied(e);

@@ -7,6 +7,7 @@ import { escapeHtml } from '../present/outcome';
 import { sarifLog } from './formats';
 import { plainText, textTable } from './plain';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
+import { regressionSources, sourcePath, subjectDiff } from './regressionSources';
 
 export interface RegressionSubject {
   /** what REF was given as, and the commit it named */
@@ -69,6 +70,7 @@ export function regressionTable(s: RegressionSubject): string {
   for (const b of s.report.broken) out.push(`Broken: ${b.context} was measured at the baseline, not at the working tree (${plainText(b.reason, 200)}).`);
   for (const e of s.report.exceeded) if (e.rule !== 'broken') out.push(`Exceeded: ${plainText(e.message, 300)}.`);
   for (const m of s.report.inconclusive ?? []) out.push(`Inconclusive: ${inconclusiveText(m)}.`);
+  for (const x of regressionSources(s)) out.push(`Where it came from (${x.context}): ${x.amount} in ${plainText(x.change.function, 120)} (${plainText(x.where, 200)}).`);
   out.push('Figures are what the component adds over the same clean WordPress (deltas of medians).');
   out.push(verdict(s));
   return out.join('\n');
@@ -90,6 +92,7 @@ export function regressionJson(s: RegressionSubject): string {
     baseline: s.baseline,
     exceeded: s.report.exceeded,
     comparison: s.report.rows,
+    ...(subjectDiff(s) ? { profile_diff: subjectDiff(s) } : {}),
   });
 }
 
@@ -117,6 +120,11 @@ export function regressionMarkdown(s: RegressionSubject): string {
     out.push('', '**Inconclusive**', '');
     for (const m of s.report.inconclusive) out.push(`- ${escapeMarkdown(inconclusiveText(m))}`);
   }
+  const sources = regressionSources(s);
+  if (sources.length) {
+    out.push('', '**Where it came from** (profiled: inclusive time per request, largest growth first)', '');
+    for (const x of sources) out.push(`- ${x.context}: ${escapeMarkdown(x.amount)} in ${markdownCode(plainText(x.change.function, 120))} (${escapeMarkdown(plainText(x.where, 200))})`);
+  }
   out.push('', `<sub>${escapeMarkdown('What the component adds over the same clean WordPress (deltas of medians), both copies measured in one interleaved run on this runner; not numbers of the benchmark API.')}</sub>`);
   return out.join('\n');
 }
@@ -126,19 +134,32 @@ export function regressionSarif(s: RegressionSubject, toolVersion?: string): str
     { id: 'performance-regression', name: 'PerformanceRegression', text: 'The component adds more TTFB, memory or queries than at the baseline ref, beyond the allowed regression (--fail-on-regression, or measure.maxRegressionPercent in .wp-bench.json).' },
     { id: 'ceiling-exceeded', name: 'CeilingExceeded', text: 'The component adds more than a ceiling of measure.ceilings in .wp-bench.json.' },
     { id: 'context-broken', name: 'ContextBroken', text: 'A context measured at the baseline ref can no longer be measured at the working tree (a fatal error, a redirect away, a 5xx).' },
+    { id: 'regression-source', name: 'RegressionSource', text: "Where a regression came from: a function of the component whose inclusive time per request grew (measure --baseline-ref --profile)." },
   ];
   const ruleOf = { regression: 0, ceiling: 1, broken: 2 } as const;
   const uri = (s.mainFile ?? '').replace(/\\/g, '/').replace(/^\/+/, '');
   const results = s.report.exceeded.map((e) => ({
     ruleId: rules[ruleOf[e.rule]].id,
-    ruleIndex: ruleOf[e.rule],
+    ruleIndex: ruleOf[e.rule] as number,
     level: 'error',
     message: { text: plainText(`${s.current.name}: ${e.message}`, 1000).replace(/[\\[\]]/g, (c) => `\\${c}`) },
     locations: uri ? [{ physicalLocation: { artifactLocation: { uri: uri.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: 1, startColumn: 1 } } }] : [],
     partialFingerprints: { 'wpBench/v1': `${rules[ruleOf[e.rule]].id}/${s.current.type}/${s.current.slug}/${e.context}/${e.metric ?? ''}` },
   }));
+  // Only where TTFB was judged a regression: a passing run's growth is no finding.
+  for (const x of regressionSources(s).filter((y) => s.report.exceeded.some((e) => e.metric === 'ttfbMs' && e.context === y.context))) {
+    const at = sourcePath(s.mainFile, x.change.file);
+    results.push({
+      ruleId: rules[3].id,
+      ruleIndex: 3,
+      level: 'warning',
+      message: { text: plainText(`${s.current.name}, ${x.context}: ${x.amount} in ${x.change.function} (${x.where})`, 1000).replace(/[\\[\]]/g, (c) => `\\${c}`) },
+      locations: at ? [{ physicalLocation: { artifactLocation: { uri: at.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, x.change.line), startColumn: 1 } } }] : [],
+      partialFingerprints: { 'wpBench/v1': `${rules[3].id}/${s.current.type}/${s.current.slug}/${x.context}/${x.change.file}/${x.change.function}` },
+    });
+  }
   const rulesJson = rules.map((r) => ({ id: r.id, name: r.name, shortDescription: { text: r.text }, fullDescription: { text: r.text }, defaultConfiguration: { level: 'error' }, help: { text: r.text } }));
-  const properties = { passed: results.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent };
+  const properties = { passed: s.report.exceeded.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent };
   return JSON.stringify(sarifLog(rulesJson, results, properties, { toolVersion }), null, 2);
 }
 
@@ -167,6 +188,8 @@ export function regressionHtml(s: RegressionSubject): string {
   }
   out.push('</tbody></table>');
   if (failed) out.push('<h2>Exceeded</h2>', '<ul>', ...s.report.exceeded.map((x) => `<li>${e(x.message)}</li>`), '</ul>');
+  const sources = regressionSources(s);
+  if (sources.length) out.push('<h2>Where it came from</h2>', '<ul>', ...sources.map((x) => `<li>${x.context}: ${e(x.amount)} in <code>${e(x.change.function)}</code> (${e(x.where)})</li>`), '</ul>');
   out.push('<p class="note">What the component adds over the same clean WordPress (deltas of medians), both copies measured in one interleaved run; not numbers of the benchmark API.</p>', '</body>', '</html>', '');
   return out.join('\n');
 }

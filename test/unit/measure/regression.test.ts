@@ -115,6 +115,43 @@ describe('measure --baseline-ref: reports', () => {
   });
 });
 
+describe('measure --baseline-ref --profile: every report says where a regression came from', () => {
+  const prof = (ms: number, queries: number) => ({
+    profiler: 'excimer 1.0.4',
+    period_ms: 1,
+    rounds: 9,
+    contexts: {
+      activation: { functions: [], sampled_ms: 40, component_ms: 0 },
+      homepage: { functions: [{ function: 'Acme_Loader::boot', file: 'inc/loader.php', line: 42, ms, queries, hooks: ['init'] }, { function: 'acme_same', file: 'acme.php', line: 3, ms: 2, queries: 0, hooks: [] }], sampled_ms: 80, component_ms: ms },
+      admin: null,
+    },
+  });
+  it('table, JSON, Markdown, HTML and SARIF (at the function\'s line, beside the main file)', () => {
+    const before = { ...record('Acme', 10, 1000, 2), profile: prof(12, 1) };
+    const after = { ...record('Acme', 30, 1000, 2), profile: prof(30.2, 3) };
+    const report = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} });
+    const subject: RegressionSubject = { ref: 'main', current: after, baseline: before, report, mainFile: 'wp-content/plugins/acme/acme.php' };
+    const where = /\+18\.2 ms, \+2 queries in .?Acme_Loader::boot.? \(inc\/loader\.php:42, on init\)/;
+    assert.match(regressionTable(subject), where);
+    assert.match(regressionMarkdown(subject), /\*\*Where it came from\*\*/);
+    assert.match(regressionMarkdown(subject), where);
+    assert.match(regressionHtml(subject), /<h2>Where it came from<\/h2>/);
+    const j = JSON.parse(regressionJson(subject));
+    assert.equal(j.profile_diff.contexts.homepage[0].function, 'Acme_Loader::boot');
+    assert.equal(j.profile_diff.contexts.homepage[0].ms_difference, 18.2);
+    const sarif = JSON.parse(regressionSarif(subject));
+    const src = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId === 'regression-source');
+    assert.equal(src.length, 1);
+    assert.deepEqual(src[0].locations[0].physicalLocation.artifactLocation.uri, 'wp-content/plugins/acme/inc/loader.php');
+    assert.equal(src[0].locations[0].physicalLocation.region.startLine, 42);
+    assert.equal(sarif.runs[0].properties.passed, false);
+    // Without profiles: no such section anywhere, no profile_diff.
+    const plain: RegressionSubject = { ref: 'main', current: record('Acme', 30, 1000, 2), baseline: record('Acme', 10, 1000, 2), report, mainFile: 'acme.php' };
+    assert.doesNotMatch(regressionTable(plain) + regressionMarkdown(plain) + regressionHtml(plain), /Where it came from/);
+    assert.equal(JSON.parse(regressionJson(plain)).profile_diff, undefined);
+  });
+});
+
 describe('measure --baseline-ref: usage', () => {
   const cli = async (args: string[]) => {
     const err: string[] = [];

@@ -7,6 +7,8 @@ import { phpString } from '../phpFiles';
 
 /** File name of the must-use plugin (loads before any other must-use plugin, WP Bench's own '0-wpbench-*' included). */
 export const PROFILE_MU_PLUGIN = '0-0-wpbench-profile.php';
+/** The --baseline-ref copy's profiler (acts on X-WPBench-Profile: ref only). */
+export const PROFILE_REF_MU_PLUGIN = '0-0-wpbench-profile-ref.php';
 /** The request header that marks a request for profiling (value "1"). */
 export const PROFILE_HEADER = 'X-WPBench-Profile';
 /** The header naming the request (shared with the probe): the profile is written as <dir>/<id>.profile.json. */
@@ -26,6 +28,8 @@ export interface ProfilePhpOptions {
   period?: number;
   /** Deepest stack kept per sample (default 0: unlimited). */
   maxDepth?: number;
+  /** The header value this copy acts on (default "1"; "ref": the --baseline-ref copy's profiler, its own file). */
+  marker?: '1' | 'ref';
 }
 
 /** The profile file name of a request id (the id is sanitized as the probe sanitizes it). */
@@ -46,7 +50,7 @@ export function profileMuPluginPhp(o: ProfilePhpOptions): string {
   return `<?php
 // WP Bench profiler (throwaway site): samples a request marked ${PROFILE_HEADER}: 1 with Excimer and writes where the
 // measured component's functions spent the time and issued the queries.
-if (!defined('WPBENCH_PROFILE') && isset($_SERVER['HTTP_X_WPBENCH_PROFILE']) && $_SERVER['HTTP_X_WPBENCH_PROFILE'] === '1'
+if (!defined('WPBENCH_PROFILE') && isset($_SERVER['HTTP_X_WPBENCH_PROFILE']) && $_SERVER['HTTP_X_WPBENCH_PROFILE'] === ${phpString(o.marker ?? '1')}
   && isset($_SERVER['HTTP_X_WPBENCH_REQ']) && class_exists('ExcimerProfiler')) {
 define('WPBENCH_PROFILE', 1);
 $GLOBALS['wpbench_prof'] = array(
