@@ -86,10 +86,14 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
 
   // The cache is keyed by API address, so --offline needs it too; the key only when a request is needed.
   const key = io.env.WPBENCH_API_KEY;
-  if (offline && !((parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL)) {
-    throw new UsageError('--offline reads the cache of one API address: give it with --api-url or WPBENCH_API_URL (nothing is sent to it)');
+  // With --measure-local and no address at all (a plugin author without a subscription): nothing from the API, the
+  // local measurements fill in.
+  const noApi = offline && !((parsed.flags.get('--api-url') as string | undefined) ?? io.env.WPBENCH_API_URL);
+  if (noApi && !parsed.flags.has('--measure-local')) {
+    throw new UsageError('--offline reads the cache of one API address: give it with --api-url or WPBENCH_API_URL (nothing is sent to it), or add --measure-local to judge local measurements alone');
   }
-  const client = makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
+  // No address, no client: nothing can be asked or read from an API's cache.
+  const client = noApi ? undefined : makeClient(parsed, io, offline ? offlineTransport : lazyUndici);
   try {
     const scan = await scanWorkspace(dir);
     // The report carries the problems (every format); printed on stderr too only when the report goes to a file.
@@ -113,15 +117,17 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     const items = [...scan.components, ...(baseComponents ?? [])].filter((c) => !ignored.has(c.slug));
     const cache = new DiskCache({ dir: cacheDir(io.env) });
     const service = new LookupService(cache, () => client);
-    const guard = { state: new QuotaGuard(QuotaGuard.fileFor(cacheDir(io.env), client.apiId)), key };
-    const looked = await lookupForCheck(service, items, { network: !offline, maxRequests, force: parsed.flags.has('--no-cache'), guard, deadline: runStarted + timeoutS * 1000, onDeadline: () => void client.dispose() });
+    // No address: no quota state to keep (nothing is ever sent).
+    const guard = client ? { state: new QuotaGuard(QuotaGuard.fileFor(cacheDir(io.env), client.apiId)), key } : undefined;
+    const looked = await lookupForCheck(service, items, { network: !offline, noApi, maxRequests, force: parsed.flags.has('--no-cache'), guard, deadline: runStarted + timeoutS * 1000, onDeadline: () => void client?.dispose() });
     if (looked.overLimit.length) {
       const names = looked.overLimit.slice(0, 5).map((i) => `${i.kind} ${i.slug}`).join(', ');
       io.err(`wp-bench: ${countNoun(looked.overLimit.length, 'lookup')} skipped: --max-requests ${maxRequests} reached (${names}${looked.overLimit.length > 5 ? ', …' : ''}); they are reported as not looked up.`);
     }
     warnUnwritableCache(cache, io);
     const notCached = [...looked.skipped.values()].filter((r) => r === 'offline').length;
-    if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
+    if (noApi) io.err('wp-bench: no API address (--offline --measure-local): nothing from the benchmark API; what is measured locally is judged.');
+    else if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
     let measureStopped = false;
     if (parsed.flags.has('--measure-local')) {
       const pre = judge({ outcomes: looked.outcomes, config, skipped: looked.skipped, components: scan.components });
@@ -168,7 +174,7 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     if (errorCode !== undefined) return errorCode;
     return judgement.failed ? EXIT.judged : EXIT.ok;
   } finally {
-    await client.dispose();
+    await client?.dispose();
   }
 }
 

@@ -86,4 +86,20 @@ describe('wp-bench check --measure-local (native php, emulator on 127.0.0.1)', f
     assert.equal(acme.state, 'not-in-dataset');
     assert.equal(r.siteTotal.sources, '1 from the benchmark API, 0 measured locally, 1 unknown');
   });
+
+  it('--offline --measure-local with no API address at all: nothing from the API, the local measurement judged (issue 29)', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    // No WPBENCH_API_URL, no key: a plugin author without a subscription.
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, WPBENCH_CACHE_DIR: cache };
+    const code = await runCli(['check', dir, '--offline', '--measure-local', '--format', 'json', '--timeout-s', '120'], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: dir });
+    assert.equal(code, 0, err.join('\n'));
+    assert.match(err.join('\n'), /no API address \(--offline --measure-local\): nothing from the benchmark API/);
+    const r = JSON.parse(out.join('\n'));
+    const acme = r.components.find((c: any) => c.slug === 'acme-custom');
+    assert.equal(acme.source, 'local');
+    assert.equal(acme.contexts.homepage.queriesDelta, 2);
+    assert.equal(r.siteTotal.benchmarked, 0, 'nothing from the API');
+    assert.equal(r.siteTotal.local, 1);
+  });
 });

@@ -13,6 +13,8 @@ export const DEFAULT_MAX_REQUESTS = 200;
 export interface CheckLookupOptions {
   /** false: the cache only, not one request. */
   network: boolean;
+  /** No API address at all (`check --offline --measure-local`): not even the cache is read; every item is "offline". */
+  noApi?: boolean;
   /** Requests allowed at most; the rest is answered from the cache (stale) or reported as not looked up. */
   maxRequests: number;
   /** Ask the API even for fresh cache entries (still bounded by maxRequests). */
@@ -72,6 +74,7 @@ export async function lookupForCheck(service: LookupService, items: DetectedComp
   if (!opts.network) {
     await Promise.all(
       sorted.map(async (i) => {
+        if (opts.noApi) return void skipped.set(itemKey(i.kind, i.slug), 'offline');
         const o = await service.get(i.kind, i.slug, { network: false });
         outcomes.set(itemKey(i.kind, i.slug), o);
         if (!o.result) skipped.set(itemKey(i.kind, i.slug), 'offline');

@@ -188,6 +188,7 @@ describe('CLI check', () => {
     const noAddress = await cli(['check', dir, '--offline'], { WPBENCH_CACHE_DIR: cacheDir });
     assert.equal(noAddress.code, 2, 'the cache is per API address: --offline needs it');
     assert.match(noAddress.err, /--offline reads the cache of one API address: give it with --api-url or WPBENCH_API_URL/);
+    assert.match(noAddress.err, /or add --measure-local to judge local measurements alone/);
   });
 
   it('--max-requests N sends at most N lookups (first by kind/slug) and reports the rest as not looked up', async () => {
