@@ -214,7 +214,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     if (profileFormat) {
       const raw = profiles[profileContext];
       if (!raw?.length) throw new MeasureError(`--profile: ${profileContext} could not be measured, so it has no profile`, 7);
-      io.out(profileFormat === 'speedscope' ? JSON.stringify(toSpeedscope(raw, { name: `${record.name} — ${profileContext}` })) : toCollapsed(raw));
+      io.out(profileFormat === 'speedscope' ? JSON.stringify(toSpeedscope(raw, { name: `${record.name} — ${profileContext}` })) : toCollapsed(raw).replace(/\n$/, ''));
       return 0;
     }
     io.out(json ? JSON.stringify(record) : [measureTable(record), ...profileLines(record)].join('\n'));

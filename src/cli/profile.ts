@@ -1,6 +1,7 @@
 // What `measure --profile` says in the terminal (English, as the CLI): per context, the component's functions that spend the most time
 // (inclusive, per request), where they are defined, their queries and the hooks they run on.
 import type { LocalRecord } from '../core/measure/method';
+import type { FunctionCost } from '../core/measure/profile/types';
 import { CONTEXT_NAMES } from '../core/model';
 
 /** Functions listed per context in the table (the JSON has them all). */
@@ -23,12 +24,22 @@ export function profileLines(r: LocalRecord, top = PROFILE_TOP): string[] {
       continue;
     }
     out.push(`  ${ctx}: the component's functions on the stack ${fmt(c.component_ms)} of ${fmt(c.sampled_ms)} sampled`);
-    for (const f of c.functions.slice(0, top)) {
+    const line = (f: FunctionCost) => {
+      const own = f.ms - f.self_ms >= 0.5 ? ` (own ${fmt(f.self_ms)})` : '';
       const q = f.queries ? ` · ${Math.round(f.queries * 10) / 10} ${f.queries === 1 ? 'query' : 'queries'}` : '';
       const hooks = f.hooks.length ? ` · on ${f.hooks.slice(0, 3).join(', ')}${f.hooks.length > 3 ? ', …' : ''}` : '';
-      out.push(`    ${fmt(f.ms).padStart(8)}  ${f.function} (${f.file}:${f.line})${q}${hooks}`);
+      return `    ${fmt(f.ms).padStart(8)}  ${f.function} (${f.file}:${f.line})${own}${q}${hooks}`;
+    };
+    const shown = c.functions.slice(0, top);
+    for (const f of shown) out.push(line(f));
+    // Inclusive times of a chain of callers are alike; where the work itself is, by own time, when not listed yet.
+    const ownTop = [...c.functions].filter((f) => !shown.includes(f) && f.self_ms >= 0.5).sort((a, b) => b.self_ms - a.self_ms).slice(0, 3);
+    if (ownTop.length) {
+      out.push('    most time of their own:');
+      for (const f of ownTop) out.push(line(f));
     }
-    if (c.functions.length > top) out.push(`    … ${c.functions.length - top} more in --json`);
+    const rest = c.functions.length - shown.length - ownTop.length;
+    if (rest > 0) out.push(`    … ${rest} more in --json`);
   }
   return out;
 }

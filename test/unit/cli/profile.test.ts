@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { LocalRecord } from '../../../src/core/measure/method';
 import { profileLines } from '../../../src/cli/profile';
 
-const f = (name: string, ms: number, queries = 0, hooks: string[] = []) => ({ function: name, file: 'inc/a.php', line: 7, ms, queries, hooks });
+const f = (name: string, ms: number, queries = 0, hooks: string[] = [], self = ms) => ({ function: name, file: 'inc/a.php', line: 7, ms, self_ms: self, queries, hooks });
 
 describe('measure --profile: the table', () => {
   it('top functions per context, slowest first as recorded; more in --json; not measured and nothing seen said', () => {
@@ -15,7 +15,7 @@ describe('measure --profile: the table', () => {
         rounds: 9,
         contexts: {
           activation: null,
-          homepage: { functions: [f('Acme::render', 30.44, 4, ['template_redirect']), f('acme_one', 1, 1), ...Array.from({ length: 5 }, (_, i) => f(`x${i}`, 0.5))], sampled_ms: 80, component_ms: 31 },
+          homepage: { functions: [f('Acme::render', 30.44, 4, ['template_redirect'], 1), f('acme_json', 25, 0, [], 22), f('acme_one', 1, 1), ...Array.from({ length: 5 }, (_, i) => f(`x${i}`, 0.5, 0, [], 0.2)), f('acme_icons', 0.4, 0, [], 0.4)], sampled_ms: 80, component_ms: 31 },
           admin: { functions: [], sampled_ms: 60, component_ms: 0 },
         },
       },
@@ -24,10 +24,19 @@ describe('measure --profile: the table', () => {
     assert.match(lines[0], /^Where the time goes \(excimer 1\.0\.4, every 1 ms, 9 profiled requests per context/);
     assert.ok(lines.includes('  activation: not measured'));
     assert.ok(lines.includes('  homepage: the component\'s functions on the stack 31.0 ms of 80.0 ms sampled'));
-    assert.ok(lines.includes('     30.4 ms  Acme::render (inc/a.php:7) · 4 queries · on template_redirect'), lines.join('\n'));
+    assert.ok(lines.includes('     30.4 ms  Acme::render (inc/a.php:7) (own 1.0 ms) · 4 queries · on template_redirect'), lines.join('\n'));
     assert.ok(lines.includes('      1.0 ms  acme_one (inc/a.php:7) · 1 query'));
-    assert.ok(lines.includes('    … 2 more in --json'));
+    assert.ok(lines.includes('     25.0 ms  acme_json (inc/a.php:7) (own 22.0 ms)'), 'second by inclusive time');
+    assert.ok(!lines.includes('    most time of their own:'), 'every function with its own time over 0.5 ms is listed already');
+    assert.ok(lines.includes('    … 4 more in --json'), lines.join('\n'));
     assert.match(lines.find((l) => l.startsWith('  admin'))!, /none of the component's functions was seen/);
     assert.deepEqual(profileLines({} as LocalRecord), [], 'no profile, no lines');
+    // A function outside the top five by inclusive time but with the most time of its own is added below them.
+    const chain = structuredClone(r);
+    chain.profile!.contexts.homepage!.functions = [f('a', 12, 0, [], 0), f('b', 12, 0, [], 0), f('c', 12, 0, [], 0), f('d', 12, 0, [], 0), f('e', 12, 0, [], 0), f('fetch_svg_icon', 7, 0, [], 7)];
+    const withOwn = profileLines(chain);
+    const at = withOwn.indexOf('    most time of their own:');
+    assert.ok(at > 0, withOwn.join('\n'));
+    assert.equal(withOwn[at + 1], '      7.0 ms  fetch_svg_icon (inc/a.php:7)');
   });
 });

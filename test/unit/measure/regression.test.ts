@@ -122,7 +122,7 @@ describe('measure --baseline-ref --profile: every report says where a regression
     rounds: 9,
     contexts: {
       activation: { functions: [], sampled_ms: 40, component_ms: 0 },
-      homepage: { functions: [{ function: 'Acme_Loader::boot', file: 'inc/loader.php', line: 42, ms, queries, hooks: ['init'] }, { function: 'acme_same', file: 'acme.php', line: 3, ms: 2, queries: 0, hooks: [] }], sampled_ms: 80, component_ms: ms },
+      homepage: { functions: [{ function: 'Acme_Loader::boot', file: 'inc/loader.php', line: 42, ms, self_ms: ms, queries, hooks: ['init'] }, { function: 'acme_same', file: 'acme.php', line: 3, ms: 2, self_ms: 2, queries: 0, hooks: [] }], sampled_ms: 80, component_ms: ms },
       admin: null,
     },
   });

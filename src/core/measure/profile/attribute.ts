@@ -60,7 +60,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 /** The component's functions of one context, per request, by inclusive time (desc). */
 export function attributeProfiles(profiles: readonly RequestProfile[], opts: AttributeOptions = {}): ContextProfile {
   const resolve = makeResolver(opts);
-  const fns = new Map<string, { fn: string; rel: string; line: number; events: number; ms: number; queries: number; hooks: Set<string> }>();
+  const fns = new Map<string, { fn: string; rel: string; line: number; events: number; ms: number; self: number; queries: number; hooks: Set<string> }>();
   const N = profiles.length;
   let sampledMs = 0;
   let componentMs = 0;
@@ -71,7 +71,7 @@ export function attributeProfiles(profiles: readonly RequestProfile[], opts: Att
     const res = p.frames.map((f) => resolve(f));
     const entry = (r: Resolved) => {
       let e = fns.get(r.key!);
-      if (!e) fns.set(r.key!, (e = { fn: r.fn!, rel: r.rel!, line: r.line!, events: 0, ms: 0, queries: 0, hooks: new Set() }));
+      if (!e) fns.set(r.key!, (e = { fn: r.fn!, rel: r.rel!, line: r.line!, events: 0, ms: 0, self: 0, queries: 0, hooks: new Set() }));
       return e;
     };
     for (const st of p.samples) {
@@ -88,6 +88,15 @@ export function attributeProfiles(profiles: readonly RequestProfile[], opts: Att
         e.ms += ms;
       }
       if (seen.size) componentMs += ms;
+      // Self: the innermost of the component's functions on the stack (what it runs outside the component included):
+      // where the work is, when a chain of callers all carry the same inclusive time.
+      for (let k = st.s.length - 1; k >= 0; k--) {
+        const r = res[st.s[k]];
+        if (r?.key) {
+          entry(r).self += ms;
+          break;
+        }
+      }
     }
     for (const q of p.queries) {
       const seen = new Set<string>();
@@ -116,6 +125,7 @@ export function attributeProfiles(profiles: readonly RequestProfile[], opts: Att
       file: e.rel,
       line: e.line,
       ms: N ? round2(e.ms / N) : 0,
+      self_ms: N ? round2(e.self / N) : 0,
       queries: N ? round2(e.queries / N) : 0,
       hooks: [...(hooksByKey.get(key) ?? [])].sort(),
     }))
@@ -188,7 +198,7 @@ export function toCollapsed(profiles: readonly RequestProfile[], opts: Attribute
     const labels = p.frames.map((f) => {
       const r = resolve(f);
       const l = exportLabel(f, r);
-      const s = r.key ? `${l.name} (${l.file}${l.line ? `:${l.line}` : ''})` : isClosure(f.function) ? `{closure} (${l.file})` : l.name;
+      const s = r.key ? (r.fn === '(file)' ? l.name : `${l.name} (${l.file}${l.line ? `:${l.line}` : ''})`) : isClosure(f.function) ? `{closure} (${l.file})` : l.name;
       return s.replace(/[;\r\n]/g, '_');
     });
     for (const st of p.samples) {

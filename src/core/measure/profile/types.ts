@@ -64,6 +64,8 @@ export interface FunctionCost {
   line: number;
   /** inclusive wall-clock time per request, ms */
   ms: number;
+  /** time per request with it the innermost of the component's functions on the stack (what it calls outside the component included), ms */
+  self_ms: number;
   /** database queries issued inside it (inclusive) per request */
   queries: number;
   /** hooks it is registered on (that ran) */

@@ -16,10 +16,11 @@ describe('profile attribution (synthetic profiles)', () => {
     assert.equal(r.requests, 2);
     assert.deepEqual(r.functions, [
       // (10 + 6 + 4 + 2 + 8) samples of 1 ms over 2 requests; its queries: (3 + 2 + 3) / 2
-      { function: 'Acme_Front::render', file: 'inc/front.php', line: 17, ms: 15, queries: 4, hooks: ['template_redirect'] },
-      { function: '{closure}', file: 'inc/front.php', line: 38, ms: 5, queries: 0, hooks: ['the_posts'] },
+      // own time (self_ms): the samples where it is the innermost of the component's functions (15 - 5 - 3)
+      { function: 'Acme_Front::render', file: 'inc/front.php', line: 17, ms: 15, self_ms: 7, queries: 4, hooks: ['template_redirect'] },
+      { function: '{closure}', file: 'inc/front.php', line: 38, ms: 5, self_ms: 5, queries: 0, hooks: ['the_posts'] },
       // recursion counts once per sample; two executing lines of one function are one function
-      { function: 'acme_walk', file: 'inc/tree.php', line: 5, ms: 3, queries: 1, hooks: [] },
+      { function: 'acme_walk', file: 'inc/tree.php', line: 5, ms: 3, self_ms: 3, queries: 1, hooks: [] },
     ]);
     assert.equal(r.sampled_ms, 29);
     assert.equal(r.component_ms, 15);
@@ -51,7 +52,7 @@ describe('profile attribution (synthetic profiles)', () => {
     const r = attributeProfiles(two(), { fileScope: true });
     assert.deepEqual(
       r.functions.find((f) => f.function === '(file)'),
-      { function: '(file)', file: 'acme.php', line: 0, ms: 1.5, queries: 0, hooks: [] },
+      { function: '(file)', file: 'acme.php', line: 0, ms: 1.5, self_ms: 1.5, queries: 0, hooks: [] },
     );
   });
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { changeWords, growth, profileDiff } from '../../../../src/core/measure/profile/diff';
 import type { LocalProfile } from '../../../../src/core/measure/profile/types';
 
-const fn = (name: string, file: string, line: number, ms: number, queries = 0, hooks: string[] = []) => ({ function: name, file, line, ms, queries, hooks });
+const fn = (name: string, file: string, line: number, ms: number, queries = 0, hooks: string[] = []) => ({ function: name, file, line, ms, self_ms: ms, queries, hooks });
 const prof = (homepage: ReturnType<typeof fn>[] | null): LocalProfile => ({
   profiler: 'excimer 1.0.4',
   period_ms: 1,
