@@ -1,7 +1,15 @@
 // Where a regression came from (`--baseline-ref REF --profile`): for each context whose TTFB got heavier, the
 // component's functions whose inclusive time grew most, for every format of the regression report.
 import { changeWords, growth, profileDiff, type FunctionChange, type ProfileDiff } from '../measure/profile/diff';
-import type { RegressionSubject } from './regressionFormats';
+import type { LocalRecord } from '../measure/method';
+import type { RegressionReport } from '../measure/regression';
+
+/** What a regression report is about (RegressionSubject's part these need). */
+interface Compared {
+  current: LocalRecord;
+  baseline: LocalRecord;
+  report: RegressionReport;
+}
 
 export interface RegressionSource {
   context: 'activation' | 'homepage' | 'admin';
@@ -13,12 +21,12 @@ export interface RegressionSource {
 }
 
 /** The profile diff of the two copies, when both were profiled. */
-export function subjectDiff(s: RegressionSubject): ProfileDiff | null {
+export function subjectDiff(s: Compared): ProfileDiff | null {
   return s.current.profile && s.baseline.profile ? profileDiff(s.current.profile, s.baseline.profile) : null;
 }
 
 /** The largest growths in each context whose TTFB was judged a regression (or, with none, in every context). */
-export function regressionSources(s: RegressionSubject, top = 3): RegressionSource[] {
+export function regressionSources(s: Compared, top = 3): RegressionSource[] {
   const diff = subjectDiff(s);
   if (!diff) return [];
   const heavier = new Set(s.report.exceeded.filter((e) => e.metric === 'ttfbMs').map((e) => e.context));
