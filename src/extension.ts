@@ -10,7 +10,8 @@ import { isDeclarationFile } from './core/scan/document';
 import { ApiKeyStore } from './vscode/apiKey';
 import { createBench, type Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
-import { registerMeasure, type MeasureCommand } from './vscode/measure';
+import { registerMeasure, registerProfile, type MeasureCommand } from './vscode/measure';
+import { PROFILE_LENS_SELECTOR, ProfileLensProvider } from './vscode/profileLens';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
 import { LocationIndex } from './core/session/locationIndex';
 import { BenchHoverProvider, DOCUMENT_SELECTOR, type EntryIndex } from './vscode/hover';
@@ -41,6 +42,8 @@ export interface WpBenchApi {
   diagnostics: BenchDiagnostics;
   inline: InlineGrades;
   measure: MeasureCommand;
+  profile: MeasureCommand;
+  lenses: ProfileLensProvider;
   keys: ApiKeyStore;
   activationMs: number;
   /** Resolves when the first scan (and its lookups) has finished. */
@@ -95,6 +98,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // The one sentence before the first measurement is a notification with Continue (not modal: it stays answerable
   // from the notification centre, and a host that refuses dialogs, as an extension development host does, shows it).
   const measure = registerMeasure(commands, context, bench, { confirm: ui.ask });
+  const profile = registerProfile(commands, context, bench, { confirm: ui.ask });
+  const lenses = new ProfileLensProvider(bench);
+  context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider(PROFILE_LENS_SELECTOR, lenses));
   context.subscriptions.push(commands);
 
   let lastEntries: unknown;
@@ -108,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): void {
       tree.refresh();
       statusBar.update();
       inline.update();
+      lenses.refresh();
       if (GlancePanel.get('wpBench.siteReport')) debounce('siteReport', 300, () => void vscode.commands.executeCommand('wpBench.showSiteReport', { refresh: true }));
       view.message = bench.state === 'scanning' ? vscode.l10n.t('Scanning…') : bench.state === 'looking-up' ? vscode.l10n.t('Looking up…') : undefined;
     }),
@@ -177,7 +184,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

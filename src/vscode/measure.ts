@@ -46,7 +46,8 @@ interface Target {
 }
 
 export class MeasureCommand {
-  readonly id = 'wpBench.measureLocally';
+  /** wpBench.measureLocally, or wpBench.profileLocally (the same run with --profile: where the time goes). */
+  readonly id: string;
   running: RunningMeasure | undefined;
   private runtimeMessageShown = false;
 
@@ -59,7 +60,10 @@ export class MeasureCommand {
     private readonly context: vscode.ExtensionContext,
     private readonly bench: Bench,
     private readonly ui: MeasureUi,
-  ) {}
+    private readonly profile = false,
+  ) {
+    this.id = profile ? 'wpBench.profileLocally' : 'wpBench.measureLocally';
+  }
 
   async execute(arg?: unknown): Promise<MeasureOutcome> {
     // Measuring runs the component's PHP: never in a workspace the user has not trusted (the menus hide it too).
@@ -96,7 +100,7 @@ export class MeasureCommand {
     let hash: string | undefined;
     try {
       const record = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('WP Bench: measuring {0} locally', t.name), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: this.profile ? vscode.l10n.t('WP Bench: profiling {0} locally', t.name) : vscode.l10n.t('WP Bench: measuring {0} locally', t.name), cancellable: true },
         async (progress, token) => {
           token.onCancellationRequested(() => ac.abort());
           progress.report({ message: vscode.l10n.t('starting') });
@@ -116,6 +120,7 @@ export class MeasureCommand {
             // No API key, no editor variables: the child needs PATH, HOME and where to keep its cache.
             env: measureChildEnv(process.env, { WPBENCH_CACHE_DIR: this.context.globalStorageUri.fsPath }),
             signal: ac.signal,
+            extraArgs: this.profile ? ['--profile'] : [],
             onSpawn: (pid) => (running.childPid = pid),
             onProgress: (line, raw) => {
               const pid = /server pid (\d+)/.exec(raw)?.[1];
@@ -129,11 +134,17 @@ export class MeasureCommand {
         },
       );
       await this.bench.local.set(t.kind, t.slug, t.source, hash!, record);
-      void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)));
+      void vscode.window.showInformationMessage(
+        this.profile ? vscode.l10n.t('WP Bench: {0} profiled locally: {1}; the figures are above its functions.', t.name, localGradeText(record)) : vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)),
+      );
       return { status: 'measured', record };
     } catch (err) {
       if (err instanceof MeasureChildError && err.cancelled) return { status: 'cancelled' };
       const message = (err as Error).message;
+      if (err instanceof MeasureChildError && err.exitCode === 8 && this.profile && /--profile/.test(message)) {
+        void vscode.window.showErrorMessage(uiPlainText(vscode.l10n.t('WP Bench: Profile Locally needs the Excimer profiler for PHP (Debian/Ubuntu/WSL: sudo apt install php-excimer). ({0})', message), 600));
+        return { status: 'failed', message };
+      }
       if (err instanceof MeasureChildError && err.exitCode === 8) {
         this.showMissingRuntime(message);
         return { status: 'failed', message };
@@ -221,4 +232,9 @@ export class MeasureCommand {
 
 export function registerMeasure(manager: CommandManager, context: vscode.ExtensionContext, bench: Bench, ui: MeasureUi): MeasureCommand {
   return manager.register(new MeasureCommand(context, bench, ui));
+}
+
+/** WP Bench: Profile Locally — Measure Locally with the sampling profiler: the same trust rules, consent, progress and Cancel. */
+export function registerProfile(manager: CommandManager, context: vscode.ExtensionContext, bench: Bench, ui: MeasureUi): MeasureCommand {
+  return manager.register(new MeasureCommand(context, bench, ui, true));
 }

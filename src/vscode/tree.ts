@@ -5,6 +5,7 @@ import { budgetLines } from '../core/report/formats';
 import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotalLine, summaryText } from '../core/present/outcome';
 import { apiBenchmarked, localAsBenchmark, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/present/local';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
+import { lensTooltip, topFunctions } from '../core/present/profileLens';
 import { plainText } from '../core/report/plain';
 import { lookupNote } from '../core/scan/lookup';
 import type { Bench, ComponentEntry } from './bench';
@@ -17,6 +18,7 @@ export type Node =
   | { type: 'group'; kind: ComponentKind }
   | { type: 'component'; entry: ComponentEntry }
   | { type: 'context'; entry: ComponentEntry; context: ContextName }
+  | { type: 'function'; entry: ComponentEntry; index: number }
   | { type: 'problems' }
   | { type: 'problem'; problem: ScanProblem & { absFile: string } };
 
@@ -70,8 +72,13 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         return this.visible(node.kind).map((entry) => ({ type: 'component', entry }) as Node);
       case 'problems':
         return this.bench.problems.map((problem) => ({ type: 'problem', problem }) as Node);
-      case 'component':
-        return this.contextRecord(node.entry) ? CONTEXT_NAMES.map((context) => ({ type: 'context', entry: node.entry, context }) as Node) : [];
+      case 'component': {
+        const contexts = this.contextRecord(node.entry) ? CONTEXT_NAMES.map((context) => ({ type: 'context', entry: node.entry, context }) as Node) : [];
+        // Profiled locally: its top five functions after the contexts, each opening its line.
+        const local = this.bench.localResult(node.entry.kind, node.entry.slug);
+        const fns = local ? topFunctions(local).map((_, index) => ({ type: 'function', entry: node.entry, index }) as Node) : [];
+        return [...contexts, ...fns];
+      }
       default:
         return [];
     }
@@ -198,6 +205,20 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
           const at = new vscode.Range(p.line - 1, p.column - 1, p.line - 1, p.column - 1);
           item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(p.absFile), { selection: at }] };
         }
+        return item;
+      }
+      case 'function': {
+        const local = this.bench.localResult(node.entry.kind, node.entry.slug);
+        const top = local ? topFunctions(local)[node.index] : undefined;
+        const item = new vscode.TreeItem(top?.label ?? '', vscode.TreeItemCollapsibleState.None);
+        item.id = `wpBench.c.${node.entry.kind}.${node.entry.slug}.fn.${node.index}`;
+        if (!top || !local) return item;
+        item.description = top.description;
+        item.tooltip = lensTooltip(top.fn, local);
+        item.iconPath = new vscode.ThemeIcon('symbol-method');
+        item.accessibilityInformation = { label: vscode.l10n.t('{0}, profiled: {1}', top.label, top.description) };
+        const at = new vscode.Range(Math.max(0, top.fn.line - 1), 0, Math.max(0, top.fn.line - 1), 0);
+        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(top.absFile), { selection: at }] };
         return item;
       }
       case 'context': {

@@ -153,4 +153,53 @@ describe('Measure Locally', function () {
     const counted = a.tree.getChildren(total).map((n) => a.tree.getTreeItem(n)).find((i) => i.label === 'Counted');
     assert.match(String(counted?.description), /2 measured locally/);
   });
+
+  it('Profile Locally: a CodeLens above the function that spends the time and on its add_action line; the tree lists it and opens its line', async () => {
+    const a = await api();
+    const uri = workspaceFile(ACME);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const code = [
+      '',
+      'function acme_shop_tweaks_busy() {',
+      '\t$end = hrtime( true ) + 15000000; // 15 ms of work on every request (a busy loop, not a sleep)',
+      '\twhile ( hrtime( true ) < $end ) {}',
+      '}',
+      "add_action( 'init', 'acme_shop_tweaks_busy' );",
+      '',
+    ].join('\n');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, doc.positionAt(doc.getText().length), code);
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    const defLine = doc.getText().split(/\r?\n/).findIndex((l) => l.startsWith('function acme_shop_tweaks_busy'));
+    const addLine = doc.getText().split(/\r?\n/).findIndex((l) => l.includes("'acme_shop_tweaks_busy' )"));
+    assert.ok(defLine > 0 && addLine > defLine);
+
+    const acme = (await componentItem('acme-shop-tweaks'))!;
+    const r = await vscode.commands.executeCommand<MeasureOutcome>('wpBench.profileLocally', acme.node);
+    assert.equal(r.status, 'measured', r.message);
+    assert.ok(r.record?.profile, 'the record carries the profile');
+
+    const lenses = await waitFor('the CodeLenses', async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      return l?.some((x) => x.range.start.line === defLine) ? l : undefined;
+    });
+    const at = (line: number) => lenses!.find((x) => x.range.start.line === line)!;
+    assert.match(at(defLine).command!.title, /^Activation \+\d+(\.\d)? ms · Homepage \+\d+(\.\d)? ms · Admin \+\d+(\.\d)? ms$/);
+    const ms = Number(/Homepage \+([\d.]+) ms/.exec(at(defLine).command!.title)![1]);
+    assert.ok(Math.abs(ms - 15) <= 15 * 0.25 + 3, `${ms} ms for 15 ms of work`);
+    assert.equal(at(addLine).command!.title, at(defLine).command!.title, 'the registering line says the same');
+    // The tooltip (hover on the lens) from the provider itself: the command API does not carry it.
+    const own = a.lenses.provideCodeLenses(doc).find((x) => x.range.start.line === defLine)!;
+    assert.match(String(own.command!.tooltip), /^acme_shop_tweaks_busy — acme-shop-tweaks\.php:\d+$/m);
+    assert.match(String(own.command!.tooltip), /^Runs on: init$/m);
+
+    const children = a.tree.getChildren(acme.node);
+    const fn = children.find((n) => n.type === 'function' && a.tree.getTreeItem(n).label === 'acme_shop_tweaks_busy');
+    assert.ok(fn, children.map((n) => n.type).join());
+    const item = a.tree.getTreeItem(fn);
+    assert.match(String(item.description), /acme-shop-tweaks\.php:\d+$/);
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    await waitFor('the function opened at its line', () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath && vscode.window.activeTextEditor.selection.active.line === defLine);
+  });
 });

@@ -1,0 +1,37 @@
+// CodeLenses of a local profile (Profile Locally): above each profiled function of a component and on the lines that
+// register it, what the core decides (src/core/present/profileLens.ts); refreshed when local results change.
+import * as vscode from 'vscode';
+import { profileLenses } from '../core/present/profileLens';
+import type { Bench } from './bench';
+
+export const PROFILE_LENS_SELECTOR: vscode.DocumentSelector = [
+  { scheme: 'file', language: 'php' },
+  { scheme: 'file', pattern: '**/*.php' },
+];
+
+export class ProfileLensProvider implements vscode.CodeLensProvider {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.emitter.event;
+
+  constructor(private readonly bench: Bench) {}
+
+  refresh(): void {
+    this.emitter.fire();
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const profiled = this.bench.local.all().filter((l) => l.record.profile);
+    if (!profiled.length) return [];
+    const text = doc.getText();
+    const out: vscode.CodeLens[] = [];
+    for (const local of profiled) {
+      // Not clickable (no command): the title is the figure, the tooltip the three contexts and the hooks.
+      for (const spec of profileLenses(local, doc.uri.fsPath, text)) out.push(new vscode.CodeLens(new vscode.Range(spec.line, 0, spec.line, 0), { title: spec.title, tooltip: spec.tooltip, command: '' }));
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
