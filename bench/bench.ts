@@ -13,6 +13,7 @@ import type { ScanResult } from '../src/core/model';
 import { generateSite, removeSite } from './lib/fixtures';
 import { figureMeasure } from './measure';
 import { figureRegression } from './regression';
+import { figureProfile } from './profile';
 import { round } from './lib/util';
 import { CONFIG, details, log, mib, QUICK, ROOT, row, rows, settle } from './common';
 import { figureDetection, figureDetectionOther } from './detection';
@@ -109,6 +110,7 @@ async function main(): Promise<number> {
     await attempt('4', 'activation', () => figureActivation(tmp));
     await attempt('7', 'measure', () => figureMeasure(row, details, QUICK, log));
     await attempt('8', 'regression check', () => figureRegression(row, details, QUICK, log));
+    await attempt('9', 'profile', () => figureProfile(row, details, QUICK, log));
   } finally {
     cleanup();
     process.off('SIGINT', onSignal);
