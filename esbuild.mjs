@@ -51,12 +51,12 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    // The site report's and the comparison's chart, with Chart.js, for the webview (a browser, no Node).
+    // The site report's and the comparison's chart (with Chart.js), and the flame graph, for the webviews (a browser, no Node).
     ...common,
     platform: 'browser',
     target: 'es2022',
     format: 'iife',
-    entryPoints: { 'webview/chart': 'src/webview/chart.ts' },
+    entryPoints: { 'webview/chart': 'src/webview/chart.ts', 'webview/flame': 'src/webview/flame.ts' },
     outdir: 'dist',
   },
 ];

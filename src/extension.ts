@@ -12,6 +12,7 @@ import { createBench, type Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
 import { registerMeasure, registerProfile, type MeasureCommand } from './vscode/measure';
 import { PROFILE_LENS_SELECTOR, ProfileLensProvider } from './vscode/profileLens';
+import { FlamePanel, registerFlameGraph } from './vscode/flameGraph';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
 import { LocationIndex } from './core/session/locationIndex';
 import { BenchHoverProvider, DOCUMENT_SELECTOR, type EntryIndex } from './vscode/hover';
@@ -50,6 +51,7 @@ export interface WpBenchApi {
   ready: Promise<void>;
   lookupPanel: () => LookupPanel | undefined;
   glancePanel: (kind: GlanceKind) => GlancePanel | undefined;
+  flamePanel: () => FlamePanel | undefined;
   /** The next question (ask or confirm) is answered with this instead of being shown. */
   answerNext: (choice: string | undefined) => void;
   /** Forgets answers queued by answerNext that no question used (a suite starts from a known state). */
@@ -99,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // from the notification centre, and a host that refuses dialogs, as an extension development host does, shows it).
   const measure = registerMeasure(commands, context, bench, { confirm: ui.ask });
   const profile = registerProfile(commands, context, bench, { confirm: ui.ask });
+  registerFlameGraph(commands, context, bench);
   const lenses = new ProfileLensProvider(bench);
   context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider(PROFILE_LENS_SELECTOR, lenses));
   context.subscriptions.push(commands);
@@ -115,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): void {
       statusBar.update();
       inline.update();
       lenses.refresh();
+      FlamePanel.active?.refreshFrom(bench);
       if (GlancePanel.get('wpBench.siteReport')) debounce('siteReport', 300, () => void vscode.commands.executeCommand('wpBench.showSiteReport', { refresh: true }));
       view.message = bench.state === 'scanning' ? vscode.l10n.t('Scanning…') : bench.state === 'looking-up' ? vscode.l10n.t('Looking up…') : undefined;
     }),
@@ -184,7 +188,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), flamePanel: () => FlamePanel.active, answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

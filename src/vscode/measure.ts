@@ -134,9 +134,12 @@ export class MeasureCommand {
         },
       );
       await this.bench.local.set(t.kind, t.slug, t.source, hash!, record);
-      void vscode.window.showInformationMessage(
-        this.profile ? vscode.l10n.t('WP Bench: {0} profiled locally: {1}; the figures are above its functions.', t.name, localGradeText(record)) : vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)),
-      );
+      if (this.profile) {
+        const flame = vscode.l10n.t('Show Flame Graph');
+        void vscode.window
+          .showInformationMessage(vscode.l10n.t('WP Bench: {0} profiled locally: {1}; the figures are above its functions.', t.name, localGradeText(record)), flame)
+          .then((choice) => (choice === flame ? vscode.commands.executeCommand('wpBench.showFlameGraph', { kind: t.kind, slug: t.slug }) : undefined));
+      } else void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)));
       return { status: 'measured', record };
     } catch (err) {
       if (err instanceof MeasureChildError && err.cancelled) return { status: 'cancelled' };

@@ -183,7 +183,9 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         const profile = result && result.state !== 'not-in-dataset' && result.record.profileUrl ? '.withProfile' : '';
         // `.measurable`: its files are here, so Measure Locally is offered (inline where the API has no benchmark).
         const measurable = measurableSource(entry) ? (api ? '.measurable' : '.measurable.unbenchmarked') : '';
-        item.contextValue = `component${profile}${measurable}`;
+        // `.profiled`: a local profile is stored, so its flame graph can be shown.
+        const profiled = local?.record.profile ? '.profiled' : '';
+        item.contextValue = `component${profile}${measurable}${profiled}`;
         item.command = { command: 'wpBench.openDeclaration', title: vscode.l10n.t('Open declaration'), arguments: [node] };
         return item;
       }
@@ -216,6 +218,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         item.description = top.description;
         item.tooltip = lensTooltip(top.fn, local);
         item.iconPath = new vscode.ThemeIcon('symbol-method');
+        item.contextValue = 'function';
         item.accessibilityInformation = { label: vscode.l10n.t('{0}, profiled: {1}', top.label, top.description) };
         const at = new vscode.Range(Math.max(0, top.fn.line - 1), 0, Math.max(0, top.fn.line - 1), 0);
         item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(top.absFile), { selection: at }] };

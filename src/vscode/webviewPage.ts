@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { jsonForScript } from '../core/report/glanceView';
 import { escapeHtml } from '../core/present/outcome';
 
-export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: { title: string; css: string; script: string[]; body: string; data?: unknown }): string {
+export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: { title: string; css: string | string[]; script: string[]; body: string; data?: unknown }): string {
   const nonce = randomBytes(16).toString('base64');
   const uri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts));
   return `<!DOCTYPE html>
@@ -15,7 +15,7 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, p
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${uri('media', 'base.css')}">
-<link rel="stylesheet" href="${uri('media', page.css)}">
+${(Array.isArray(page.css) ? page.css : [page.css]).map((css) => `<link rel="stylesheet" href="${uri('media', css)}">`).join('\n')}
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body>

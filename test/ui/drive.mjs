@@ -51,3 +51,56 @@ export async function comparePlugins(page, tick, typed) {
   await frame.locator('h1', { hasText: 'Comparison' }).waitFor({ timeout: 15_000 });
   return frame;
 }
+
+/** The demo key the emulator knows (Pro tier). */
+export const PRO_KEY = 'wpb_demo_pro_3b9d6f2a8e1c4075';
+
+/**
+ * Chosen in the theme picker (a `workbench.colorTheme` in the profile's settings was not applied by code-server:
+ * every picture came out light), and checked on the workbench's own class before any picture is taken.
+ */
+export const THEMES = [
+  { suffix: '', theme: 'Dark Modern', workbenchClass: 'vs-dark' },
+  { suffix: '-light', theme: 'Light Modern', workbenchClass: 'vs' },
+  { suffix: '-hc', theme: 'Dark High Contrast', workbenchClass: 'hc-black' },
+];
+
+/** Palette → "WP Bench: Set API Key" → the password box → Enter; resolves when the box has closed. */
+export async function setApiKey(page, key) {
+  await palette(page, 'WP Bench: Set API Key');
+  const input = page.locator('.quick-input-widget input[type="password"]');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(key);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden' });
+}
+
+/** In a freshly opened workbench: `theme` chosen, the demo key set, the WP Bench view open showing `row`. */
+export async function setUpSample(page, { theme, workbenchClass }, row) {
+  await page.locator('.statusbar-item', { hasText: 'Set up WP Bench' }).waitFor({ timeout: 60_000 });
+  await pickTheme(page, theme);
+  await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 15_000 });
+  await setApiKey(page, PRO_KEY);
+  await page.locator('.activitybar .action-item a[aria-label^="WP Bench"]').click();
+  await page.locator('.monaco-list-row', { hasText: row }).first().waitFor({ timeout: 30_000 });
+}
+
+/** Palette → `command` (Measure or Profile Locally) → pick `name` → Continue on the one sentence. */
+export async function measureFromPalette(page, command, name) {
+  await palette(page, command);
+  const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await pick.waitFor({ timeout: 15_000 });
+  await pick.click();
+  const toast = page.locator('.notification-toast', { hasText: `runs the PHP of ${name}` });
+  await toast.waitFor({ timeout: 15_000 });
+  await toast.locator('a.monaco-button', { hasText: 'Continue' }).click();
+}
+
+/** Drags the side bar's edge `by` pixels wider, so the tree's descriptions read in full. */
+export async function widenSideBar(page, by) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  await page.mouse.move(box.x + box.width + 1, 400);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width + by, 400, { steps: 5 });
+  await page.mouse.up();
+}

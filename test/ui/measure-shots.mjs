@@ -9,18 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openWorkbench, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { comparePlugins, palette, pickTheme, quickOpen } from './drive.mjs';
+import { THEMES, comparePlugins, measureFromPalette, palette, quickOpen, setUpSample, widenSideBar } from './drive.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = process.env.WPBENCH_SCREENSHOT_DIR ? path.resolve(process.env.WPBENCH_SCREENSHOT_DIR) : path.join(ROOT, 'docs', 'screenshots');
-const PRO_KEY = 'wpb_demo_pro_3b9d6f2a8e1c4075';
-// Chosen in the theme picker (a `workbench.colorTheme` in the profile's settings was not applied by code-server: every
-// picture came out light), and checked on the workbench's own class before any picture is taken.
-const THEMES = [
-  { suffix: '', theme: 'Dark Modern', workbenchClass: 'vs-dark' },
-  { suffix: '-light', theme: 'Light Modern', workbenchClass: 'vs' },
-  { suffix: '-hc', theme: 'Dark High Contrast', workbenchClass: 'hc-black' },
-];
 
 fs.mkdirSync(SHOTS, { recursive: true });
 const emulator = await startEmulator();
@@ -36,35 +28,13 @@ try {
     });
     const { page } = wb;
     try {
-      await page.locator('.statusbar-item', { hasText: 'Set up WP Bench' }).waitFor({ timeout: 60_000 });
-      await pickTheme(page, theme);
-      await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 15_000 });
-      await palette(page, 'WP Bench: Set API Key');
-      const key = page.locator('.quick-input-widget input[type="password"]');
-      await key.waitFor({ state: 'visible' });
-      await key.fill(PRO_KEY);
-      await page.keyboard.press('Enter');
-      await key.waitFor({ state: 'hidden' });
-      await page.locator('.activitybar .action-item a[aria-label^="WP Bench"]').click();
-      await page.locator('.monaco-list-row', { hasText: 'LayerSlider WP' }).waitFor({ timeout: 30_000 });
-
-      await palette(page, 'WP Bench: Measure Locally');
-      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'LayerSlider WP' }).first();
-      await pick.waitFor({ timeout: 15_000 });
-      await pick.click();
-      const toast = page.locator('.notification-toast', { hasText: 'runs the PHP of LayerSlider WP' });
-      await toast.waitFor({ timeout: 15_000 });
-      await toast.locator('a.monaco-button', { hasText: 'Continue' }).click();
+      await setUpSample(page, { theme, workbenchClass }, 'LayerSlider WP');
+      await measureFromPalette(page, 'WP Bench: Measure Locally', 'LayerSlider WP');
       const row = page.locator('.pane-body .monaco-list-row', { hasText: /LayerSlider WP.*≈[A-F] local/ }).first();
       await row.waitFor({ timeout: 90_000 });
       await palette(page, 'Notifications: Clear All Notifications');
       // A wider side bar, so the descriptions read in full.
-      const sash = page.locator('.part.sidebar').boundingBox();
-      const box = await sash;
-      await page.mouse.move(box.x + box.width + 1, 400);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width + 230, 400, { steps: 5 });
-      await page.mouse.up();
+      await widenSideBar(page, 230);
       await row.hover();
       await page.locator('.monaco-hover:visible, .custom-hover:visible', { hasText: 'Measured locally' }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
       await page.screenshot({ path: path.join(SHOTS, `measure-tree${suffix}.png`) });

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { openWorkbench, selectedTargets, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { comparePlugins, palette, pickTheme } from './drive.mjs';
+import { PRO_KEY, comparePlugins, palette, pickTheme, setApiKey } from './drive.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The README's screenshots come from the minimum VS Code; runs on the newest save theirs in a temp folder (printed).
@@ -20,7 +20,6 @@ function shotsFor(target) {
   return target === VSCODE_TARGETS[0] ? path.join(ROOT, 'docs', 'screenshots') : path.join(os.tmpdir(), `wp-bench-screenshots-${target.name}`);
 }
 let SHOTS;
-const PRO_KEY = 'wpb_demo_pro_3b9d6f2a8e1c4075';
 
 const { values } = parseArgs({ options: { vsix: { type: 'string' } } });
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -98,12 +97,7 @@ for (const target of selectedTargets()) {
     });
 
     await step('palette → "WP Bench: Set API Key" → password box → saved, tier shown', async () => {
-      await palette(page, 'WP Bench: Set API Key');
-      const input = page.locator('.quick-input-widget input[type="password"]');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(PRO_KEY);
-      await page.keyboard.press('Enter');
-      await input.waitFor({ state: 'hidden' });
+      await setApiKey(page, PRO_KEY);
       await notification(page, 'API key saved');
       await notification(page, 'pro');
     });

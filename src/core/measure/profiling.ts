@@ -7,6 +7,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { crypto } from '../lazyNode';
 import { attributeProfiles } from './profile/attribute';
+import { flameTree } from './profile/flame';
 import { DEFAULT_PERIOD_S, PROFILE_HEADER, PROFILE_MU_PLUGIN, PROFILE_REF_MU_PLUGIN, profileMuPluginPhp } from './profile/php';
 import { MU_REF_DIR } from './phpFiles';
 import { readProfiles } from './profile/read';
@@ -127,7 +128,8 @@ export async function profileRounds(
     if (!profiles.length) throw new MeasureError(`--profile: no profile was written for ${ctx} (${missing.length} requests): the profiler did not run in this PHP`, 7);
     raw[ctx] = profiles;
     const a = attributeProfiles(profiles);
-    contexts[ctx] = { functions: a.functions, sampled_ms: a.sampled_ms, component_ms: a.component_ms };
+    // The merged call tree too (a few hundred nodes): the editor's flame graph draws it.
+    contexts[ctx] = { functions: a.functions, sampled_ms: a.sampled_ms, component_ms: a.component_ms, flame: flameTree(profiles, { name: ctx }) };
   }
   return { profile: { profiler: p.version, period_ms: DEFAULT_PERIOD_S * 1000, rounds, contexts }, raw };
 }

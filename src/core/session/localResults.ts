@@ -41,7 +41,8 @@ export async function hashOfPath(p: string, signal?: AbortSignal): Promise<strin
   }
 }
 
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
+// A profiled result carries its call trees (a few hundred frames per context): room for many.
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 function isLocalRecord(v: unknown): v is LocalRecord {
   const r = v as LocalRecord;

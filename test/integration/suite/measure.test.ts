@@ -194,6 +194,22 @@ describe('Measure Locally', function () {
     assert.match(String(own.command!.tooltip), /^acme_shop_tweaks_busy — acme-shop-tweaks\.php:\d+$/m);
     assert.match(String(own.command!.tooltip), /^Runs on: init$/m);
 
+    // The lens opens the flame graph at that function: a page with the component's call tree, the function to show.
+    assert.equal(at(defLine).command!.command, 'wpBench.showFlameGraph');
+    await vscode.commands.executeCommand(at(defLine).command!.command, ...(at(defLine).command!.arguments ?? []));
+    const panel = await waitFor('the flame graph', () => a.flamePanel());
+    assert.match(panel!.html, /<h1>Flame graph: Acme Shop Tweaks<\/h1>/);
+    assert.match(panel!.html, /script-src 'nonce-[^']+'/);
+    const data = JSON.parse(/<script type="application\/json" id="wpb-data">([\s\S]*?)<\/script>/.exec(panel!.html)![1]) as { trees: Record<string, unknown>; focus: { file: string; line: number } };
+    assert.deepEqual(data.focus, { file: 'acme-shop-tweaks.php', line: defLine + 1 });
+    assert.match(JSON.stringify(data.trees.homepage), /"n":"acme_shop_tweaks_busy","f":"acme-shop-tweaks\.php","l":\d+,"c":1/);
+    // What the page posts when the function's frame is clicked opens its line; a path out of the component does not.
+    assert.equal(await panel!.receive({ type: 'open', file: 'acme-shop-tweaks.php', line: defLine + 1 }), true);
+    await waitFor('the frame’s line opened', () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath && vscode.window.activeTextEditor.selection.active.line === defLine);
+    assert.equal(await panel!.receive({ type: 'open', file: '../../../wp-config.php', line: 1 }), false);
+    assert.equal(await panel!.receive({ type: 'open', file: 'acme-shop-tweaks.php', line: '1' }), false);
+    panel!.dispose();
+
     const children = a.tree.getChildren(acme.node);
     const fn = children.find((n) => n.type === 'function' && a.tree.getTreeItem(n).label === 'acme_shop_tweaks_busy');
     assert.ok(fn, children.map((n) => n.type).join());

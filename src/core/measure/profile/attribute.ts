@@ -14,7 +14,7 @@ export interface AttributeOptions {
   fileScope?: boolean;
 }
 
-interface Resolved {
+export interface Resolved {
   /** identity of the component function this frame executes; undefined for a frame outside the component */
   key?: string;
   fn?: string;
@@ -35,7 +35,7 @@ export function frameName(f: ProfileFrame): string {
   return f.class ? `${f.class}::${f.function}` : f.function;
 }
 
-function makeResolver(opts: AttributeOptions) {
+export function makeResolver(opts: AttributeOptions): (f: ProfileFrame) => Resolved {
   const roots = opts.root === undefined ? undefined : (Array.isArray(opts.root) ? opts.root : [opts.root]).map(trimSlash);
   const base = roots ? trimSlash(opts.base ?? (roots[0] && /\.php$/i.test(roots[0]) ? roots[0].replace(/\/[^/]*$/, '') : roots[0] ?? '')) : undefined;
   const relOf = (f: ProfileFrame): string | undefined => {
@@ -135,7 +135,7 @@ export function attributeProfiles(profiles: readonly RequestProfile[], opts: Att
 }
 
 /** A frame's label in exports: core frames by name, the component's by name and where they are defined. */
-function exportLabel(f: ProfileFrame, r: Resolved): { name: string; file: string; line?: number } {
+export function exportLabel(f: ProfileFrame, r: Resolved): { name: string; file: string; line?: number } {
   if (r.key) return { name: r.fn === '(file)' ? `(file) ${r.rel}` : r.fn!, file: r.rel!, ...(r.line ? { line: r.line } : {}) };
   const file = f.rel ?? f.file;
   if (!f.function) return { name: `(file) ${file}`, file };

@@ -84,6 +84,22 @@ export interface ContextProfile {
   component_ms: number;
 }
 
+/** One frame of the merged call tree (short keys: it is stored with the record). */
+export interface FlameNode {
+  /** name: "Class::method", "function", "{closure}", "(file) path" */
+  n: string;
+  /** the file: relative to the component's folder (its frames) or to WordPress's (core frames); absent when none */
+  f?: string;
+  /** the component's frames: the line where the function is defined */
+  l?: number;
+  /** 1 for the component's own frames */
+  c?: 1;
+  /** inclusive wall-clock time per request, ms */
+  v: number;
+  /** callees, largest first */
+  k?: FlameNode[];
+}
+
 /** What `--profile` adds to the record. */
 export interface LocalProfile {
   /** "excimer 1.0.4" */
@@ -92,5 +108,5 @@ export interface LocalProfile {
   /** profiled requests per context */
   rounds: number;
   /** per context: the component's own functions, slowest first; null where the context could not be measured */
-  contexts: Record<'activation' | 'homepage' | 'admin', { functions: FunctionCost[]; sampled_ms: number; component_ms: number } | null>;
+  contexts: Record<'activation' | 'homepage' | 'admin', { functions: FunctionCost[]; sampled_ms: number; component_ms: number; flame?: FlameNode } | null>;
 }
