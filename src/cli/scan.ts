@@ -87,6 +87,8 @@ export function scanToJson(result: ScanResult): string {
     };
     if (c.parent !== undefined) o.parent = c.parent;
     if (c.versions) o.versions = c.versions;
+    // Required only for the repository's tests (require-dev under vendor/): listed from its Composer entries.
+    if (c.testOnly) o.test_only = true;
     return o;
   });
   const problems = result.problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message, severity: p.severity ?? 'warning' }));

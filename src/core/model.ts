@@ -46,6 +46,12 @@ export interface DetectedComponent {
   /** Installed version: composer.lock first, then the header's Version. */
   version: string | null;
   locations: ComponentLocation[];
+  /**
+   * Required only for the repository's tests: a require-dev package composer/installers puts under `vendor/` (a
+   * WooCommerce extension's tests install WooCommerce there). Listed from its Composer entries; its version never
+   * stands for the site's when the site runs it elsewhere.
+   */
+  testOnly?: boolean;
   /** Update URI points away from wordpress.org: the slug may be a fork. */
   possibleFork?: boolean;
   /** For a parent theme: the child themes that name it as their `Template:`. */

@@ -191,8 +191,8 @@ function componentAt(
 
 /**
  * A require-dev package that composer/installers puts under `vendor/` (a WooCommerce extension's tests install
- * WooCommerce there): test tooling, not a plugin or theme the site runs. Not listed, so its version never stands for
- * the site's; said with an `info` problem at the entry.
+ * WooCommerce there): test tooling. Listed from its Composer entry (marked `testOnly`), never from its copy under
+ * `vendor/`, and its version never stands for the site's; said with an `info` problem at the entry.
  */
 function testTooling(
   dev: boolean,
@@ -210,7 +210,7 @@ function testTooling(
   const folders = target.split('/').filter((p) => p !== '' && p !== '.');
   if (!folders.slice(0, -1).includes('vendor')) return false;
   const what = version === null ? name : `${name} ${version}`;
-  const p = problemAt(side.file, side.index, node.offset + 1, l10n.t('{0} is a require-dev package installed into {1}: test tooling, not part of the site. Not listed, and its version is not the site\'s.', what, folders.join('/')));
+  const p = problemAt(side.file, side.index, node.offset + 1, l10n.t('{0} is a require-dev package installed into {1}: test tooling. Listed from this entry, never from its copy under vendor/; its version is not the site\'s.', what, folders.join('/')));
   problems.push({ ...p, severity: 'info' });
   return true;
 }
@@ -245,18 +245,20 @@ export function analyzeComposer(
       const lp = locked.get(r.name);
       const type = lp ? lockedType(lp) : typeWithoutLock(r.name, paths);
       if (type && opts.ownFolder && !installsOutside(jsonSide.file, r.name, type, lp?.installerName ?? null, paths)) continue;
-      if (!type || testTooling(r.dev === true, r.name, type, lp?.version ?? null, lp?.installerName ?? null, paths, jsonSide, r.node, problems)) continue;
+      if (!type) continue;
+      const test = testTooling(r.dev === true, r.name, type, lp?.version ?? null, lp?.installerName ?? null, paths, jsonSide, r.node, problems);
       const c = componentAt(r.node, jsonSide.file, jsonSide.index, 'composer.json', r.name, type, null, lp?.installerName ?? null, paths, problems, lp?.fromWordPressOrg);
-      if (c) components.push(c);
+      if (c) components.push(test ? { ...c, testOnly: true } : c);
     }
   }
   if (lockSide && emit.lock) {
     for (const p of lockSide.packages) {
       const type = lockedType(p);
       if (type && opts.ownFolder && !installsOutside(lockSide.file, p.name, type, p.installerName, paths)) continue;
-      if (!type || testTooling(p.dev === true, p.name, type, p.version, p.installerName, paths, lockSide, p.node, problems)) continue;
+      if (!type) continue;
+      const test = testTooling(p.dev === true, p.name, type, p.version, p.installerName, paths, lockSide, p.node, problems);
       const c = componentAt(p.node, lockSide.file, lockSide.index, 'composer.lock', p.name, type, p.version, p.installerName, paths, problems, p.fromWordPressOrg);
-      if (c) components.push(c);
+      if (c) components.push(test ? { ...c, testOnly: true } : c);
     }
   }
   const coreDir = jsonSide ? coreInstallDir(jsonSide.root, jsonSide.requires.map((r) => r.name), [...locked.values()].map((p) => p.type)) : null;

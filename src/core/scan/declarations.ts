@@ -59,6 +59,12 @@ export async function readComposerPair(ctx: Ctx, dir: string, names: Set<string>
   for (const ip of installerPaths) {
     if (ip.dir === null || (ip.role !== 'plugins' && ip.role !== 'mu-plugins' && ip.role !== 'themes')) continue;
     const target = path.resolve(dir, ip.dir);
+    // Packages installed under vendor/ (a plugin's test dependencies) are listed from their Composer entries:
+    // WordPress never loads a plugin from there, and its copy is never read as a declaration.
+    if (ip.dir.replace(/\\/g, '/').split('/').includes('vendor')) {
+      if (insideRoot(ctx, target)) ctx.noWalk.add(target);
+      continue;
+    }
     if (!insideRoot(ctx, target) || path.isAbsolute(ip.dir)) {
       problem(ctx, jsonFile, l10n.t('extra.installer-paths "{0}" points outside the repository; that folder was not scanned.', ip.pattern), ip);
       continue;

@@ -35,7 +35,7 @@ export function compareComponents(a: DetectedComponent, b: DetectedComponent): n
   return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
 }
 
-const FLAGS = ['possibleFork', 'blockTheme', 'wordpressOrgUri', 'mustUse', 'outsideWorkspace'] as const;
+const FLAGS = ['possibleFork', 'blockTheme', 'wordpressOrgUri', 'mustUse', 'outsideWorkspace', 'testOnly'] as const;
 const MERGED_KEYS = new Set<string>(['kind', 'slug', 'name', 'version', 'locations', 'parent', ...FLAGS]);
 
 /** A component the merge would copy as it is: one location or none, flags only when true, no lists to sort. */
@@ -84,7 +84,15 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     let outsideWorkspace = true;
     let parent: string | undefined;
     const versions: VersionSource[] = [];
+    // A test-only entry (require-dev under vendor/) gives its places, never the version, beside one the site runs.
+    const siteRuns = g.some((c) => !c.testOnly);
+    let testOnly = true;
     for (const c of g) {
+      testOnly &&= c.testOnly === true;
+      if (siteRuns && c.testOnly) {
+        for (const l of c.locations) if (!seen?.has(`${l.file}\0${l.line}\0${l.column}\0${l.source}`)) (seen?.add(`${l.file}\0${l.line}\0${l.column}\0${l.source}`), locations.push({ ...l }));
+        continue;
+      }
       // One component's version is the version: a list of versions only ever comes from several.
       if (!single && c.version !== null && c.locations.length) {
         const at = firstLocation(c);
@@ -125,6 +133,7 @@ export function mergeComponents(items: Iterable<DetectedComponent>): DetectedCom
     if (wordpressOrgUri) merged.wordpressOrgUri = true;
     if (mustUse) merged.mustUse = true;
     if (outsideWorkspace) merged.outsideWorkspace = true;
+    if (testOnly) merged.testOnly = true;
     if (parent !== undefined) merged.parent = parent;
     if (versions.some((v) => v.version !== version)) merged.versions = versionList(versions, version);
     out.push(merged);

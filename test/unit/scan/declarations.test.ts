@@ -250,15 +250,27 @@ describe('scan: versions and declarations (issue 21)', () => {
         ],
       }, null, 4));
     };
-    it('a require-dev package installed into vendor/ is test tooling: not listed, never the version, said as info', async () => {
+    it('a require-dev package installed into vendor/ is test tooling: listed from its Composer entries, never the version, said as info', async () => {
       extension();
       const r = await scanWorkspace(root);
       const wc = find(r, 'plugin', 'woocommerce')!;
-      assert.equal(wc.version, '9.4.2');
-      assert.deepEqual(wc.locations.map((l) => `${l.file}:${l.line}:${l.source}`), ['.wp-env.json:3:wp-env']);
+      assert.equal(wc.version, '9.4.2', 'the version the site runs (wp-env), not the tests’ 8.9.3');
+      assert.deepEqual(wc.locations.map((l) => l.source).sort(), ['composer.json', 'composer.lock', 'wp-env']);
       assert.equal(wc.versions, undefined, 'only one place the site runs');
+      assert.equal(wc.testOnly, undefined, 'the site runs it too');
       assert.deepEqual(r.problems.map((p) => [p.file, p.severity]), [['composer.json', 'info'], ['composer.lock', 'info']]);
-      assert.match(r.problems[0].message, /wpackagist-plugin\/woocommerce 8\.9\.3 is a require-dev package installed into vendor\/wpackagist-plugin\/woocommerce: test tooling/);
+      assert.match(r.problems[0].message, /wpackagist-plugin\/woocommerce 8\.9\.3 is a require-dev package installed into vendor\/wpackagist-plugin\/woocommerce: test tooling\. Listed from this entry, never from its copy under vendor\//);
+    });
+    it('…and its copy under vendor/ (installed by composer install) is never read as a declaration', async () => {
+      // As ElasticPress: a plugin repository whose tests install WooCommerce into vendor/{$name}/; nothing else runs it.
+      put('composer.json', JSON.stringify({ name: 'acme/search', type: 'wordpress-plugin', 'require-dev': { 'wpackagist-plugin/woocommerce': 'dev-trunk' }, extra: { 'installer-paths': { 'vendor/{$name}/': ['type:wordpress-plugin'] } } }, null, 2));
+      put('acme-search.php', '<?php\n/**\n * Plugin Name: Acme Search\n */\n');
+      put('vendor/woocommerce/woocommerce.php', '<?php\n/**\n * Plugin Name: WooCommerce\n * Version: 8.0.0\n */\n');
+      const r = await scanWorkspace(root);
+      const wc = find(r, 'plugin', 'woocommerce')!;
+      assert.deepEqual(wc.locations.map((l) => `${l.file}:${l.line}`), ['composer.json:5']);
+      assert.equal(wc.version, null, 'not the copy’s 8.0.0');
+      assert.equal(wc.testOnly, true);
     });
     it('a require-dev package installed into the plugins folder (a dev site runs it) is still the site\'s', async () => {
       put('composer.json', JSON.stringify({ 'require-dev': { 'wpackagist-plugin/query-monitor': '^3.16' } }, null, 2));
