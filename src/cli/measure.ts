@@ -1,6 +1,7 @@
 // `wp-bench measure PATH`: the local benchmark engine (src/core/measure) from the command line. Runs the component's
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
+import { databaseLabel, parseDbOption } from '../core/measure/database';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component';
 import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
 import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/regression';
@@ -52,7 +53,11 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              after the timed rounds, ${PROFILE_ROUNDS} more requests per context sampled every 1 ms; the table
                              and --json name the component's own functions with their time and queries per request
   --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
-  --db URL                   not supported in this version (SQLite only)
+  --db auto|sqlite|URL       the database (native runtime): auto (default) starts a throwaway MariaDB or MySQL
+                             server from this machine's binaries (mariadbd/mysqld; Debian: mariadb-server) on a
+                             Unix socket in the run's folder, and falls back to SQLite when there is none; sqlite
+                             uses WordPress's SQLite integration; mysql://USER:PASS@HOST:PORT/ uses your server
+                             (wp-env's, Docker's): a database of WP Bench's own (wpbench_<random>), dropped at the end
   --sandbox auto|bubblewrap|none
                              the native runtime's sandbox (default auto: bubblewrap where it works, else none,
                              said in the output and the record); bubblewrap: refuse to run without it (exit 8)
@@ -90,7 +95,7 @@ export function withinNoise(x: number, spread: number, floor: number, digits: nu
 export function measureTable(r: LocalRecord): string {
   const l = r.local;
   const lines: string[] = [];
-  lines.push(`${r.name} (${r.type} ${r.slug}) — measured locally${l.cached ? ' (from the cache)' : ''}: ${l.runtime} runtime, PHP ${l.php_version}${l.opcache === undefined ? '' : l.opcache ? ' (opcache on)' : ' (opcache off)'}, WordPress ${l.wordpress_version}, ${l.rounds} rounds`);
+  lines.push(`${r.name} (${r.type} ${r.slug}) — measured locally${l.cached ? ' (from the cache)' : ''}: ${l.runtime} runtime, PHP ${l.php_version}${l.opcache === undefined ? '' : l.opcache ? ' (opcache on)' : ' (opcache off)'}, WordPress ${l.wordpress_version}${l.database ? `, ${databaseLabel(l.database)}` : ''}, ${l.rounds} rounds`);
   const rows = [['CONTEXT', 'TTFB', 'MEMORY', 'QUERIES', 'SPREAD (IQR)', 'CLEAN SITE']];
   for (const c of CONTEXTS) {
     const m = r.contexts[c];
@@ -149,9 +154,9 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       io.out(MEASURE_USAGE);
       return 0;
     }
-    if (parsed.flags.has('--db')) {
-      throw new UsageError('--db is not supported in this version: WP Bench measures on a SQLite database it creates and throws away itself (MySQL/MariaDB support may come later)');
-    }
+    const db = parsed.flags.get('--db') as string | undefined;
+    // Checked (and refused, without repeating the password) before anything starts.
+    if (db !== undefined) parseDbOption(db);
     if (parsed.positional.length !== 1) throw new UsageError('measure takes exactly one PATH');
     const runtime = parsed.flags.get('--runtime');
     if (runtime !== undefined && runtime !== 'php' && runtime !== 'playground') throw new UsageError('--runtime is php or playground');
@@ -181,6 +186,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       wordpress: parsed.flags.get('--wordpress') as string | undefined,
       php: parsed.flags.get('--php') as string | undefined,
       sqliteIntegration: parsed.flags.get('--sqlite-integration') as string | undefined,
+      db,
       rounds: intFlag(parsed.flags, '--rounds', 1, 200),
       warmup: intFlag(parsed.flags, '--warmup', 0, 20),
       timeoutS: intFlag(parsed.flags, '--timeout-s', 1, 86_400),

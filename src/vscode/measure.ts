@@ -78,7 +78,7 @@ export class MeasureCommand {
     const target = await this.target(arg);
     if (!target) return { status: 'nothing' };
     const php = await probePhp('php', measureChildEnv(process.env)).catch(() => undefined);
-    const runtime = php && phpVersionOk(php.version) && php.sqlite
+    const runtime = php && phpVersionOk(php.version) && (php.sqlite || php.mysqli)
       ? vscode.l10n.t('native PHP {0}', php.version.replace(/^(\d+\.\d+).*/, '$1'))
       : vscode.l10n.t('WordPress Playground (PHP in WebAssembly)');
     if (!this.consented) {

@@ -55,7 +55,7 @@ describe('wp-bench check --measure-local (native php, emulator on 127.0.0.1)', f
     const akismet = r.components.find((c: any) => c.slug === 'akismet');
     assert.equal(acme.source, 'local');
     assert.equal(acme.grade, null, 'no grade the API did not give');
-    assert.match(acme.local.label, /^measured locally, PHP \d+\.\d+, WordPress 6\.1\.9, \d{4}-\d{2}-\d{2}$/);
+    assert.match(acme.local.label, /^measured locally, PHP \d+\.\d+, WordPress 6\.1\.9, MariaDB \d+\.\d+, \d{4}-\d{2}-\d{2}$/);
     assert.equal(acme.contexts.homepage.queriesDelta, 2);
     assert.ok(Math.abs(acme.contexts.homepage.memoryDeltaKb - 2048) < 256, `memory ${acme.contexts.homepage.memoryDeltaKb}`);
     assert.equal(akismet.source, 'api');

@@ -496,6 +496,7 @@ ${reportQueries('$wpbench_poison')}`,
   // 4. Tampering from outside the sandbox
 
   it('a cached result or template database changed outside WP Bench is discarded (said in a progress line) and measured again', async function () {
+    // On SQLite (--db sqlite): its template database is a file in the cache; a MariaDB run keeps none.
     this.timeout(600_000);
     const cache = await freshCache();
     const dir = path.join(cache, 'measure-v1');
@@ -508,7 +509,7 @@ ${reportQueries('$wpbench_poison')}`,
       `add_action('plugins_loaded', function () { $all = wp_load_alloptions(); if (isset($all['wpbench_forged'])) { global $wpdb; for ($i = 0; $i < 10; $i++) $wpdb->get_var('SELECT 1'); } });\n`,
     );
 
-    const first = await measure(opts(a, { cacheDir: cache, noCache: false }));
+    const first = await measure(opts(a, { cacheDir: cache, noCache: false, db: 'sqlite' }));
     assert.equal(first.local.cached, undefined);
     assertClean(first, 'A');
     const entries = (await filesUnder(dir)).filter((f) => f.endsWith('.json') && !f.startsWith(path.join(dir, 'sites') + path.sep));
@@ -547,7 +548,7 @@ ${reportQueries('$wpbench_poison')}`,
     await fs.writeFile(entry, after);
 
     const lines1: string[] = [];
-    const remeasured = await measure(opts(a, { cacheDir: cache, noCache: false, progress: (l) => lines1.push(l) }));
+    const remeasured = await measure(opts(a, { cacheDir: cache, noCache: false, db: 'sqlite', progress: (l) => lines1.push(l) }));
     assert.notEqual(remeasured.local.cached, true, 'the forged entry is not an answer');
     for (const c of CONTEXTS) {
       assert.notEqual(remeasured.contexts[c]?.queries_delta, FORGED_Q, `${c}: the forged query count came back`);
@@ -556,7 +557,7 @@ ${reportQueries('$wpbench_poison')}`,
     assertClean(remeasured, 'A measured again');
     // (the progress lines are checked at the end, so that a missing one does not hide how the template fares)
     // The new entry is a good one again.
-    const third = await measure(opts(a, { cacheDir: cache, noCache: false }));
+    const third = await measure(opts(a, { cacheDir: cache, noCache: false, db: 'sqlite' }));
     assert.equal(third.local.cached, true, 'the entry written after the discard answers');
     assertClean(third, 'A from the new entry');
 
@@ -576,7 +577,7 @@ ${reportQueries('$wpbench_poison')}`,
       assert.equal(existsSync(`${t}-wal`), false, 'the change is in the file itself, not in a -wal beside it');
     }
     const lines2: string[] = [];
-    const r = await measure(opts(reporter, { cacheDir: cache, noCache: false, progress: (l) => lines2.push(l) }));
+    const r = await measure(opts(reporter, { cacheDir: cache, noCache: false, db: 'sqlite', progress: (l) => lines2.push(l) }));
     assert.notEqual(r.local.cached, true);
     assertClean(r, 'an empty plugin after the template was forged (10 queries = the forged database was used)');
     const said = (lines: string[]) => lines.some((l) => /tampered|failed its check/.test(l));

@@ -21,6 +21,7 @@ import { liveSite, phpErrorText } from './siteClient';
 import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
+import { databaseLabel, startThrowawayDb, useExternalDb, type DatabaseInfo, type RunningDb } from './database';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -147,7 +148,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const hash = await componentHash(component, { signal: o.signal });
   // A child theme runs on its parent: the parent's files are part of what is measured.
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
-  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core });
+  // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
+  const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey } : {}) });
   if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
@@ -170,17 +173,38 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   let root: string | undefined;
   let server: RuntimeServer | undefined;
   let startP: Promise<RuntimeServer> | undefined;
+  let dbP: Promise<RunningDb> | undefined;
   try {
     root = await makeTempRoot();
     track({ root });
     o.onResource?.({ root });
     check();
+    if (env.databaseNote) progress(`warning: ${env.databaseNote}`);
+    // The database server starts while the site is copied: its connection is known before (a socket in the run's folder).
+    const dbDir = path.join(root, 'work', 'mysql');
+    const dbName = env.database.kind === 'url' ? `wpbench_${crypto().randomBytes(6).toString('hex')}` : 'wordpress';
+    let dbConn: { host: string; name: string; user: string; password: string } | undefined;
+    if (env.database.kind === 'server') {
+      const b = env.database.bins;
+      progress(`starting a throwaway ${databaseLabel({ engine: b.engine, version: b.version })} server (a Unix socket in the run's folder, networking off)`);
+      const templateDir = path.join(o.cacheDir ?? path.join(root, 'work'), 'db-templates', `${b.engine}-${b.version}`);
+      dbP = startThrowawayDb(b, { dbDir, templateDir, env: o.env, signal, onPid: (pid) => (track({ pid }), o.onResource?.({ pid })) });
+      dbConn = { host: `localhost:${path.join(dbDir, 'mysqld.sock')}`, name: dbName, user: 'root', password: '' };
+    } else if (env.database.kind === 'url') {
+      const u = env.database.url;
+      progress(`using the database server at ${u.host}:${u.port} (--db): a database of its own, ${dbName}, dropped at the end`);
+      dbP = useExternalDb(u, { dbDir, php: env.php!.bin, env: o.env, name: dbName });
+      dbConn = { host: `localhost:${path.join(dbDir, 'relay.sock')}`, name: dbName, user: u.user, password: u.password };
+    }
+    // Never an unhandled rejection while the site is built: awaited below, or in finally.
+    dbP?.catch(() => undefined);
     progress(`building a throwaway site (WordPress ${env.wpVersion}, ${env.runtime === 'php' ? `PHP ${env.phpVersion}` : 'Playground'}) in ${root}`);
     const site = await buildSite(root, {
       core: env.core,
       component,
       ref: refComponent,
       sqlite: env.sqlite,
+      db: dbConn,
       phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
       signal,
       onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
@@ -189,7 +213,10 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     const profiler: Profiler | undefined = profilerVersion ? await installProfiler(site, component, profilerVersion, refComponent) : undefined;
     // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
     // same core, integration and baseline theme is copied instead (it holds no data of the user's).
-    const template = cache ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
+    const template = cache && env.sqlite && !dbConn ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
+    const t0 = Date.now();
+    const db = dbP ? await raceAbort(dbP, signal) : undefined;
+    if (db) progress(`database: ${databaseLabel(db.info)}${db.info.server === 'throwaway' ? ` (ready ${((Date.now() - t0) / 1000).toFixed(1)} s after the site was built)` : ''}`);
     const dbFile = path.join(site.workDir, 'db', 'site.sqlite');
     const templateBytes = template ? await cache!.readTemplate(template, (l) => progress(`warning: ${l}`)) : undefined;
     if (templateBytes) await fs.writeFile(dbFile, templateBytes);
@@ -212,7 +239,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     const inst = await get(`${INSTALL_PATH}?key=${site.key}`).catch((e) => {
       throw serverDied(e);
     });
-    let installed: { wp_version: string; php_version: string; installed_now: boolean; opcache?: boolean; cookies: Record<string, string> };
+    let installed: { wp_version: string; php_version: string; installed_now: boolean; opcache?: boolean; db_server_info?: string; cookies: Record<string, string> };
     try {
       installed = JSON.parse(inst.body);
     } catch {
@@ -243,6 +270,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       warmup_rounds: warmup,
       baseline_theme: site.baseTheme,
       ...(component.parent ? { parent_theme: { slug: component.parent.slug, name: component.parent.name, version: component.parent.version } } : {}),
+      database: db?.info ?? ({ engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' } as DatabaseInfo),
       opcache: installed.opcache === true,
       sandbox: env.sandbox.name,
       network: srv.network === 'none' ? ('isolated' as const) : ('host' as const),
@@ -294,6 +322,10 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
     if (!server && startP) server = await startP.catch(() => undefined);
     if (server) await server.stop();
+    // The database after PHP (a request may still hold a connection): the throwaway server stopped, or --db's database dropped.
+    const dbRun = dbP ? await dbP.catch(() => undefined) : undefined;
+    if (dbRun) await dbRun.stop();
+    if (dbRun?.pid) live.pids.delete(dbRun.pid);
     // Unsandboxed, detached children (setsid, nohup, env -i) escape the process group: found by the run's marker or
     // their working folder, killed, and waited for (also after a server that failed to start).
     if (sweep) await waitGone(killMarked(runId, root));

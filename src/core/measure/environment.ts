@@ -8,6 +8,8 @@ export interface PhpInfo {
   bin: string;
   version: string;
   sqlite: boolean;
+  /** mysqli is loaded (WordPress on MariaDB/MySQL) */
+  mysqli?: boolean;
 }
 
 /** A minimal environment for PHP: no API key, token or other secret of the caller reaches the component's code. */
@@ -30,11 +32,11 @@ export function runProcess(bin: string, args: string[], env: NodeJS.ProcessEnv, 
 
 /** Runs `php` to read its version and whether pdo_sqlite is loaded; undefined when it cannot run. */
 export async function probePhp(bin: string, env: NodeJS.ProcessEnv): Promise<PhpInfo | undefined> {
-  const r = await runProcess(bin, ['-r', 'echo PHP_VERSION, "\\n", extension_loaded("pdo_sqlite") ? "1" : "0";'], env);
+  const r = await runProcess(bin, ['-r', 'echo PHP_VERSION, "\\n", extension_loaded("pdo_sqlite") ? "1" : "0", "\\n", extension_loaded("mysqli") ? "1" : "0";'], env);
   if (r.code !== 0) return undefined;
-  const [version, sqlite] = r.stdout.trim().split('\n');
+  const [version, sqlite, mysqli] = r.stdout.trim().split('\n');
   if (!/^\d+\.\d+/.test(version ?? '')) return undefined;
-  return { bin, version, sqlite: sqlite === '1' };
+  return { bin, version, sqlite: sqlite === '1', mysqli: mysqli === '1' };
 }
 
 export function phpVersionOk(version: string): boolean {

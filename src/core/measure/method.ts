@@ -3,6 +3,7 @@
 // differences. Plain functions over numbers, so every rule here is unit-tested.
 import type { MeasuredComponent } from './component';
 import type { LocalProfile } from './profile/types';
+import type { DatabaseInfo } from './database';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 
 /** The API's three contexts (one list in the model). */
@@ -171,6 +172,8 @@ export interface LocalInfo {
   must_use?: true;
   /** contexts whose measured side had database errors the baseline had not ("not representative"; no grade then) */
   database_errors?: Partial<Record<MeasureContext, DatabaseErrors>>;
+  /** the database WordPress ran on: a throwaway MariaDB/MySQL server (the default), the user's (--db), or SQLite; absent in older records (SQLite) */
+  database?: DatabaseInfo;
   /** whether opcache was on (WP Bench turns it on, as production runs PHP: compiled code is not in memory); absent in older records */
   opcache?: boolean;
   /** what held the component's PHP: bubblewrap, none, or playground (WebAssembly); absent in older records */

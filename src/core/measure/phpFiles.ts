@@ -65,7 +65,10 @@ register_shutdown_function(function () {
 }
 
 export interface ConfigOptions {
+  /** SQLite: the folder of its database file */
   dbDir: string;
+  /** MariaDB/MySQL: where WordPress connects (DB_HOST "localhost:/path/to.sock"); SQLite when absent */
+  db?: { host: string; name: string; user: string; password: string };
   probeFile: string;
   kind: 'plugin' | 'theme';
   /** plugin basename (folder/file.php) or theme folder name */
@@ -83,13 +86,22 @@ export interface ConfigOptions {
   mustUse?: boolean;
 }
 
-/** Our own wp-config.php: SQLite, no outbound HTTP, no cron, no update checks, PHP's own fatal errors. */
+/** Our own wp-config.php: MariaDB/MySQL or SQLite, no outbound HTTP, no cron, no update checks, PHP's own fatal errors. */
 export function wpConfigPhp(o: ConfigOptions): string {
   const saltNames = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
   return `<?php
 // Throwaway site written by WP Bench (wp-bench measure); removed when the run ends.
 require_once ${phpString(o.probeFile)};
-define('DB_NAME', 'wordpress');
+${
+    o.db
+      ? `define('DB_NAME', ${phpString(o.db.name)});
+define('DB_USER', ${phpString(o.db.user)});
+define('DB_PASSWORD', ${phpString(o.db.password)});
+define('DB_HOST', ${phpString(o.db.host)});
+define('DB_CHARSET', 'utf8mb4');
+define('DB_COLLATE', '');
+`
+      : `define('DB_NAME', 'wordpress');
 define('DB_USER', '');
 define('DB_PASSWORD', '');
 define('DB_HOST', '');
@@ -97,7 +109,8 @@ define('DB_CHARSET', 'utf8');
 define('DB_COLLATE', '');
 define('DB_DIR', ${phpString(o.dbDir)});
 define('DB_FILE', 'site.sqlite');
-${saltNames.map((n, i) => `define('${n}', ${phpString(o.salts[i] ?? n)});`).join('\n')}
+`
+  }${saltNames.map((n, i) => `define('${n}', ${phpString(o.salts[i] ?? n)});`).join('\n')}
 $table_prefix = 'wp_';
 $wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[0-9]+)?$|^localhost(:[0-9]+)?$/', $_SERVER['HTTP_HOST']) ? $_SERVER['HTTP_HOST'] : '127.0.0.1';
 define('WP_HOME', 'http://' . $wpbench_host);
@@ -299,6 +312,8 @@ echo json_encode(array(
   'wp_version' => $GLOBALS['wp_version'],
   'installed_now' => $fresh,
   'php_version' => PHP_VERSION,
+  // What WordPress says of its database: "10.11.19-MariaDB-0+deb12u1", "8.0.36", or the SQLite integration's answer.
+  'db_server_info' => method_exists($GLOBALS['wpdb'], 'db_server_info') ? (string) $GLOBALS['wpdb']->db_server_info() : '',
   // Whether opcache is on for these requests (the record's local.opcache).
   'opcache' => function_exists('opcache_get_status') && is_array($s = @opcache_get_status(false)) && !empty($s['opcache_enabled']),
   'cookies' => array(

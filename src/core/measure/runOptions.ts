@@ -26,6 +26,8 @@ export interface MeasureOptions {
   wordpress?: string;
   php?: string;
   sqliteIntegration?: string;
+  /** `--db`: auto (a throwaway MariaDB/MySQL server when one is installed, else SQLite; default), sqlite, or mysql://USER:PASS@HOST:PORT/ */
+  db?: string;
   /** `--profile`: also sample the measured side's requests (native php with Excimer; exit 8 otherwise) */
   profile?: boolean;
   /** profiled requests per context (default PROFILE_ROUNDS) */

@@ -1,5 +1,6 @@
-// Which WordPress core, PHP runtime and sandbox a run uses: the native PHP when it can run WordPress on SQLite (else
-// WordPress Playground, or the user's --runtime), and the sandbox that holds the component's PHP.
+// Which WordPress core, PHP runtime, database and sandbox a run uses: the native PHP when it can run WordPress (else
+// WordPress Playground, or the user's --runtime); on the native runtime a throwaway MariaDB/MySQL server when one is
+// installed (else SQLite, or the user's --db); the sandbox that holds the component's PHP.
 import * as path from 'node:path';
 import {
   coreCandidates,
@@ -16,6 +17,10 @@ import { findPlayground, PLAYGROUND_PHP, type PlaygroundInfo } from './playgroun
 import type { RuntimeName } from './runtime';
 import { chooseSandbox, type SandboxProbe } from './sandbox';
 import { MeasureError, type MeasureOptions } from './runOptions';
+import { DB_INSTALL_HINT, findDbServer, parseDbOption, type DbUrl, type ServerBinaries } from './database';
+
+/** The database of a run: WordPress's SQLite integration, a throwaway server, or the user's (--db). */
+export type EnvDatabase = { kind: 'sqlite' } | { kind: 'server'; bins: ServerBinaries } | { kind: 'url'; url: DbUrl };
 
 export interface Environment {
   runtime: RuntimeName;
@@ -24,7 +29,11 @@ export interface Environment {
   phpVersion: string;
   core: string;
   wpVersion: string;
-  sqlite: SqliteSource;
+  /** the SQLite integration (when the database is SQLite) */
+  sqlite?: SqliteSource;
+  database: EnvDatabase;
+  /** why the default (a server) was not used, when it was not */
+  databaseNote?: string;
   /** the native runtime's sandbox (Playground is one of its own) */
   sandbox: SandboxProbe;
 }
@@ -56,11 +65,29 @@ export async function findEnvironment(o: MeasureOptions): Promise<Environment> {
   const wpVersion = (await wordpressVersion(core)) ?? 'unknown';
   const sqlite = sqliteCandidates(o.sqliteIntegration, searchFrom).find(sqliteSourceUsable);
 
+  const db = parseDbOption(o.db);
+  if (db.kind === 'url' && o.runtime === 'playground') throw new MeasureError('--db mysql://… needs the native php runtime: Playground runs WordPress on SQLite only', 2);
+  // The native runtime's database: --db, else a throwaway server when one is installed and PHP has mysqli, else SQLite.
+  let database: EnvDatabase = { kind: 'sqlite' };
+  let databaseNote: string | undefined;
   const tryPhp = async (): Promise<PhpInfo | string> => {
     const bin = o.php ?? 'php';
     const info = await probePhp(bin, { PATH: o.env.PATH });
     if (!info) return `${bin} cannot be run`;
     if (!phpVersionOk(info.version)) return `${bin} is PHP ${info.version}; 7.4 or newer is needed`;
+    if (db.kind === 'url') {
+      if (!info.mysqli) throw new MeasureError(`--db: ${bin} has no mysqli extension (Debian/Ubuntu: sudo apt install php-mysql)`, 8);
+      database = { kind: 'url', url: db.url };
+      return info;
+    }
+    if (db.kind === 'auto') {
+      const server = await findDbServer(o.env);
+      if (typeof server !== 'string' && info.mysqli) {
+        database = { kind: 'server', bins: server };
+        return info;
+      }
+      databaseNote = typeof server === 'string' ? `${server}; measuring on SQLite (${DB_INSTALL_HINT})` : `${bin} has no mysqli extension (Debian/Ubuntu: sudo apt install php-mysql); measuring on SQLite`;
+    }
     if (!info.sqlite) return `${bin} has no pdo_sqlite extension (Debian/Ubuntu: sudo apt install php-sqlite3)`;
     if (!sqlite) return SQLITE_MISSING;
     return info;
@@ -69,19 +96,29 @@ export async function findEnvironment(o: MeasureOptions): Promise<Environment> {
   // "install PHP 7.4 or newer with SQLite" to a machine that had PHP 8.2 with SQLite).
   const hint = (reason: string) => (reason === SQLITE_MISSING ? '' : `. To measure, ${INSTALL_HINT}`);
   const tryPlayground = (): PlaygroundInfo | string => findPlayground(searchFrom) ?? 'the npm package @wp-playground/cli is not installed (npm install @wp-playground/cli)';
+  const onPlayground = (pg: PlaygroundInfo): Environment => ({
+    runtime: 'playground',
+    playground: pg,
+    phpVersion: PLAYGROUND_PHP,
+    core,
+    wpVersion,
+    sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' },
+    database: { kind: 'sqlite' },
+    sandbox: PLAYGROUND_SANDBOX,
+  });
 
   if (o.runtime === 'php' || o.runtime === undefined) {
     const php = await tryPhp();
-    if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, sqlite: sqlite!, sandbox: await nativeSandbox(o) };
+    if (typeof php !== 'string') return { runtime: 'php', php, phpVersion: php.version, core, wpVersion, ...(database.kind === 'sqlite' ? { sqlite: sqlite! } : {}), database, ...(databaseNote ? { databaseNote } : {}), sandbox: await nativeSandbox(o) };
     if (o.runtime === 'php') throw new MeasureError(`the php runtime cannot run: ${php}${hint(php)}`, 8);
     const pg = tryPlayground();
     if (typeof pg === 'string') throw new MeasureError(`no runtime can run: ${php}; ${pg}${hint(php)}`, 8);
     o.progress?.(`php runtime not usable (${php}); using WordPress Playground`);
-    return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
+    return onPlayground(pg);
   }
   const pg = tryPlayground();
   if (typeof pg === 'string') throw new MeasureError(`the playground runtime cannot run: ${pg}`, 8);
-  return { runtime: 'playground', playground: pg, phpVersion: PLAYGROUND_PHP, core, wpVersion, sqlite: sqlite ?? { kind: 'zip', path: pg.sqliteZip, prefix: 'plugin-sqlite-database-integration/' }, sandbox: PLAYGROUND_SANDBOX };
+  return onPlayground(pg);
 }
 
 /** Playground's PHP is WebAssembly: it sees only the folders mounted into it and has no process to start. */

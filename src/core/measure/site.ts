@@ -96,7 +96,10 @@ export async function buildSite(
   opts: {
     core: string;
     component: MeasuredComponent;
-    sqlite: SqliteSource;
+    /** WordPress's SQLite integration, installed as the db.php drop-in; absent: `db` */
+    sqlite?: SqliteSource;
+    /** MariaDB/MySQL: where WordPress connects */
+    db?: { host: string; name: string; user: string; password: string };
     phpPaths?: (site: string, work: string) => PhpPaths;
     ref?: MeasuredComponent;
     /** stops the copies (the run's time limit, Ctrl-C) */
@@ -125,17 +128,20 @@ export async function buildSite(
   const content = path.join(siteDir, 'wp-content');
   for (const d of ['plugins', 'themes', 'mu-plugins', 'uploads']) await fs.mkdir(path.join(content, d), { recursive: true });
 
-  // SQLite integration, outside the plugins folder so WordPress never lists or activates it.
-  const sqliteDir = path.join(workDir, 'sqlite');
-  if (opts.sqlite.kind === 'zip') await extractZip(opts.sqlite.path, sqliteDir, opts.sqlite.prefix);
-  else await copyTree(opts.sqlite.path, sqliteDir, { followOutside: true, label: 'the SQLite integration', signal: opts.signal });
-  await patchSqliteForOldCore(sqliteDir);
-  await patchSqliteNoPluginBoot(sqliteDir);
-  const sqliteView = path.posix.join(view.work, 'sqlite');
-  await fs.writeFile(
-    path.join(content, 'db.php'),
-    `<?php\n// SQLite drop-in written by WP Bench (WordPress's SQLite Database Integration).\nif (!defined('DATABASE_TYPE')) define('DATABASE_TYPE', 'sqlite');\nif (!defined('DB_ENGINE')) define('DB_ENGINE', 'sqlite');\nrequire_once ${phpString(sqliteView)} . '/wp-includes/sqlite/db.php';\n`,
-  );
+  // SQLite integration (without a MariaDB/MySQL server), outside the plugins folder so WordPress never lists or activates it.
+  if (!opts.db) {
+    if (!opts.sqlite) throw new Error('buildSite: neither a database server nor the SQLite integration');
+    const sqliteDir = path.join(workDir, 'sqlite');
+    if (opts.sqlite.kind === 'zip') await extractZip(opts.sqlite.path, sqliteDir, opts.sqlite.prefix);
+    else await copyTree(opts.sqlite.path, sqliteDir, { followOutside: true, label: 'the SQLite integration', signal: opts.signal });
+    await patchSqliteForOldCore(sqliteDir);
+    await patchSqliteNoPluginBoot(sqliteDir);
+    const sqliteView = path.posix.join(view.work, 'sqlite');
+    await fs.writeFile(
+      path.join(content, 'db.php'),
+      `<?php\n// SQLite drop-in written by WP Bench (WordPress's SQLite Database Integration).\nif (!defined('DATABASE_TYPE')) define('DATABASE_TYPE', 'sqlite');\nif (!defined('DB_ENGINE')) define('DB_ENGINE', 'sqlite');\nrequire_once ${phpString(sqliteView)} . '/wp-includes/sqlite/db.php';\n`,
+    );
+  }
 
   // Baseline theme: the newest bundled default theme the core copy ships, else our minimal one. Never one of the
   // measured theme's folder names (a child of twentytwentythree runs on the parent beside it, not on core's copy).
@@ -205,6 +211,7 @@ export async function buildSite(
     path.join(siteDir, 'wp-config.php'),
     wpConfigPhp({
       dbDir: path.posix.join(view.work, 'db') + '/',
+      ...(opts.db ? { db: opts.db } : {}),
       probeFile: path.posix.join(view.work, 'probe.php'),
       kind: c.kind,
       target,

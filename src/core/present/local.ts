@@ -2,6 +2,7 @@
 // (both side by side when the API has numbers too), tree, inline text, diagnostics and the site total. Always marked
 // as measured on this machine, in words a screen reader says ("measured locally, PHP 8.2, WordPress 6.1.9,
 // 2026-11-25"), and never mixed silently with the API's numbers.
+import { shortDatabase } from '../measure/database';
 import { formatContext, formatCount, formatMemoryKb, formatMs, isWorseThan, plural } from './format';
 import { l10n } from '../l10n';
 import type { LookupOutcome } from '../lookup/lookupService';
@@ -93,6 +94,7 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
   }
   lines.push('');
   const facts = [localWords(r), l10n.t('{0} runtime', r.local.runtime), l10n.t('{0} rounds', r.local.rounds)];
+  if (r.local.database) facts.push(l10n.t('database: {0}', shortDatabase(r.local.database)));
   if (r.local.opcache !== undefined) facts.push(r.local.opcache ? l10n.t('opcache on') : l10n.t('opcache off'));
   // What held the component's PHP (records from before the sandbox say nothing).
   if (r.local.sandbox === 'bubblewrap') facts.push(l10n.t('sandboxed (bubblewrap)'));

@@ -1,6 +1,7 @@
 // Reports of `wp-bench measure PATH --baseline-ref REF`: a terminal table, JSON ({current, baseline, exceeded}),
 // Markdown for a pull-request comment or job summary, SARIF 2.1.0 at the main plugin file, and a small
 // self-contained HTML page. Every string from a file or git is escaped for its place.
+import { databaseLabel } from '../measure/database';
 import type { LocalRecord } from '../measure/method';
 import { METRIC_NAME, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
 import { escapeHtml } from '../present/outcome';
@@ -47,7 +48,7 @@ function diffText(m: MetricComparison): string {
 
 export function how(s: RegressionSubject): string {
   const l = s.current.local;
-  return `measured locally, interleaved in one run: ${l.runtime} runtime, PHP ${l.php_version}, WordPress ${l.wordpress_version}, ${l.rounds} rounds, ${s.current.benchmarked_at.slice(0, 10)}`;
+  return `measured locally, interleaved in one run: ${l.runtime} runtime, PHP ${l.php_version}, WordPress ${l.wordpress_version}${l.database ? `, ${databaseLabel(l.database)}` : ''}, ${l.rounds} rounds, ${s.current.benchmarked_at.slice(0, 10)}`;
 }
 
 export function verdict(s: RegressionSubject): string {

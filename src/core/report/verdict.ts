@@ -1,6 +1,7 @@
 // The verdict per component: its state (benchmarked, not benchmarked, not in the dataset, unknown and why), its grade
 // against the team's minimum, its local measurement when the API has none, and the order reports list them in.
 // Pure: no I/O, no vscode.
+import { shortDatabase } from '../measure/database';
 import { isWorseThan } from '../present/format';
 import type { LookupOutcome } from '../lookup/lookupService';
 import {
@@ -54,7 +55,9 @@ export interface ComponentVerdict {
 /** How a local measurement is said in every report and surface (spelt out for screen readers too). */
 export function localLabel(r: LocalRecord): string {
   const php = /^\d+\.\d+/.exec(r.local.php_version)?.[0] ?? r.local.php_version;
-  return `measured locally, PHP ${php}, WordPress ${r.local.wordpress_version}, ${r.benchmarked_at.slice(0, 10)}`;
+  // The database when the record says it (records from before it was chosen ran on SQLite and say nothing).
+  const db = r.local.database ? `, ${shortDatabase(r.local.database)}` : '';
+  return `measured locally, PHP ${php}, WordPress ${r.local.wordpress_version}${db}, ${r.benchmarked_at.slice(0, 10)}`;
 }
 
 /** "12 from the benchmark API, 3 measured locally, 2 unknown": how much of a site total is local. */

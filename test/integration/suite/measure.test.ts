@@ -106,7 +106,7 @@ describe('Measure Locally', function () {
     const c = (await componentItem('LayerSlider'))!;
     assert.match(String(c.item.description), /^≈[A-F] local$/);
     assert.equal((c.item.iconPath as vscode.ThemeIcon).id, 'beaker');
-    assert.match(c.item.accessibilityInformation?.label ?? '', /estimated grade [A-F], measured locally, PHP \d+\.\d+, WordPress [\d.]+, \d{4}-\d\d-\d\d/);
+    assert.match(c.item.accessibilityInformation?.label ?? '', /estimated grade [A-F], measured locally, PHP \d+\.\d+, WordPress [\d.]+(?:, (?:MariaDB|MySQL|SQLite)[\d. ]*)?, \d{4}-\d\d-\d\d/);
     assert.deepEqual(a.tree.getChildren(c.node as Node).map((n) => a.tree.getTreeItem(n).label), ['Activation', 'Homepage', 'Admin']);
 
     const total = a.tree.getChildren()[0];

@@ -98,10 +98,11 @@ describe('measure: PHP literals and the CLI front', () => {
     const code = await runMeasureCli(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: os.tmpdir(), cacheDir: os.tmpdir() });
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
-  it('--db is refused as not supported in this version (exit 2), before anything runs', async () => {
-    const r = await run(['.', '--db', 'mysql://u:p@127.0.0.1/x']);
+  it('a --db naming a database (WP Bench makes its own) is refused (exit 2) before anything runs, the password hidden', async () => {
+    const r = await run(['.', '--db', 'mysql://u:s3cret@127.0.0.1/x']);
     assert.equal(r.code, 2);
-    assert.match(r.err, /--db is not supported in this version/);
+    assert.match(r.err, /--db takes sqlite or mysql:\/\/USER:PASS@HOST:PORT\/ \(got mysql:\/\/u:\*\*\*@127\.0\.0\.1\/x\)/);
+    assert.ok(!r.err.includes('s3cret'));
   });
   it('usage errors exit 2; --help prints the options', async () => {
     assert.equal((await run([])).code, 2);

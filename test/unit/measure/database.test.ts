@@ -1,0 +1,47 @@
+// --db: what it accepts, what it refuses (exit 2, the password never repeated), and how a record's database is said.
+import * as assert from 'node:assert/strict';
+import { databaseLabel, parseDbOption, redactDb, shortDatabase } from '../../../src/core/measure/database';
+import { wpConfigPhp } from '../../../src/core/measure/phpFiles';
+import { MeasureError } from '../../../src/core/measure/runOptions';
+
+describe('--db', () => {
+  it('auto by default, sqlite, or a server URL with user, password, host and port', () => {
+    assert.deepEqual(parseDbOption(undefined), { kind: 'auto' });
+    assert.deepEqual(parseDbOption('auto'), { kind: 'auto' });
+    assert.deepEqual(parseDbOption('sqlite'), { kind: 'sqlite' });
+    assert.deepEqual(parseDbOption('mysql://root:secret@127.0.0.1:3307/'), { kind: 'url', url: { user: 'root', password: 'secret', host: '127.0.0.1', port: 3307 } });
+    assert.deepEqual(parseDbOption('mariadb://wp@db.local'), { kind: 'url', url: { user: 'wp', password: '', host: 'db.local', port: 3306 } });
+    assert.deepEqual(parseDbOption('mysql://u:p%40ss%20w@[::1]:3306'), { kind: 'url', url: { user: 'u', password: 'p@ss w', host: '::1', port: 3306 } });
+  });
+
+  it('refuses anything else with exit 2, never repeating the password', () => {
+    for (const bad of ['postgres://u:hunter2@h:5432/', 'mysql://u:hunter2@h:99999/', 'mysql://u:hunter2@h/db; DROP', 'mysql://:hunter2@h/', 'mysql://u:%zz@h/']) {
+      assert.throws(
+        () => parseDbOption(bad),
+        (e: unknown) => e instanceof MeasureError && e.exitCode === 2 && !e.message.includes('hunter2') && !e.message.includes('%zz'),
+        bad,
+      );
+    }
+    assert.equal(redactDb('mysql://root:hunter2@127.0.0.1:3306/'), 'mysql://root:***@127.0.0.1:3306/');
+    assert.equal(redactDb('sqlite'), 'sqlite');
+  });
+
+  it('says the database in labels and tables', () => {
+    assert.equal(shortDatabase({ engine: 'mariadb', version: '10.11.19' }), 'MariaDB 10.11');
+    assert.equal(shortDatabase({ engine: 'mysql', version: '8.0.36' }), 'MySQL 8.0');
+    assert.equal(shortDatabase({ engine: 'sqlite', version: '3.40.1' }), 'SQLite');
+    assert.equal(databaseLabel({ engine: 'mariadb', version: '10.11.19' }), 'MariaDB 10.11.19');
+    assert.equal(databaseLabel({ engine: 'sqlite', version: '3.40.1' }), "SQLite (WordPress's SQLite integration)");
+  });
+
+  it('wp-config.php connects to the server’s socket, or keeps SQLite’s file settings', () => {
+    const base = { dbDir: '/w/db/', probeFile: '/w/probe.php', kind: 'plugin' as const, target: 'a/a.php', baseTheme: 'twentytwentythree', key: 'k', mustUse: false, salts: [] };
+    const my = wpConfigPhp({ ...base, db: { host: 'localhost:/w/mysql/mysqld.sock', name: 'wordpress', user: 'root', password: "it's" } });
+    assert.match(my, /define\('DB_HOST', 'localhost:\/w\/mysql\/mysqld\.sock'\);/);
+    assert.match(my, /define\('DB_PASSWORD', 'it\\'s'\);/);
+    assert.match(my, /define\('DB_CHARSET', 'utf8mb4'\);/);
+    assert.ok(!my.includes('DB_FILE'));
+    const lite = wpConfigPhp(base);
+    assert.match(lite, /define\('DB_FILE', 'site\.sqlite'\);/);
+  });
+});
