@@ -58,7 +58,7 @@ describe('the database a measurement runs on', function () {
     assert.equal(rec.local.database?.server, 'throwaway');
     assert.match(rec.local.database!.version, /^\d+\.\d+\.\d+$/);
     for (const c of ['activation', 'homepage', 'admin'] as const) assert.ok(rec.contexts[c], `${c} measured: ${JSON.stringify(rec.local.null_reasons)}`);
-    assert.equal(rec.local.database_errors, undefined, 'no database error on MariaDB');
+    assert.deepEqual(rec.local.database_errors ?? {}, {}, 'no database error on MariaDB');
     assert.match(r.err, /database: MariaDB \d+\.\d+\.\d+ \(ready [\d.]+ s after the site was built\)/);
     // The template was made once in the cache folder; the run's own server is gone.
     assert.ok(existsSync(path.join(cache, 'db-templates')), 'template in the cache folder');
@@ -86,7 +86,7 @@ describe('the database a measurement runs on', function () {
   it('a wrong --db is refused before anything starts, without repeating the password', async () => {
     const r = await cli([MYSQL_ONLY, '--db', `postgres://u:${PASSWORD}@127.0.0.1:5432/`], env);
     assert.equal(r.code, 2);
-    assert.ok(!r.err.includes(PASSWORD) && !r.out.includes(PASSWORD), r.err);
+    assert.ok(!r.err.includes('Zq81') && !r.out.includes('Zq81'), r.err);
     assert.match(r.err, /--db takes sqlite or mysql:\/\/USER:PASS@HOST:PORT\/ \(got postgres:\/\/u:\*\*\*@127\.0\.0\.1:5432\/\)/);
   });
 

@@ -24,6 +24,7 @@ describe('--db', () => {
     }
     assert.equal(redactDb('mysql://root:hunter2@127.0.0.1:3306/'), 'mysql://root:***@127.0.0.1:3306/');
     assert.equal(redactDb('sqlite'), 'sqlite');
+    assert.equal(redactDb('mysql://u:p@ss/w@db:3306/'), 'mysql://u:***@db:3306/', 'an unencoded @ or / in the password');
   });
 
   it('says the database in labels and tables', () => {

@@ -137,7 +137,8 @@ export function attributeProfiles(profiles: readonly RequestProfile[], opts: Att
 /** A frame's label in exports: core frames by name, the component's by name and where they are defined. */
 export function exportLabel(f: ProfileFrame, r: Resolved): { name: string; file: string; line?: number } {
   if (r.key) return { name: r.fn === '(file)' ? `(file) ${r.rel}` : r.fn!, file: r.rel!, ...(r.line ? { line: r.line } : {}) };
-  const file = f.rel ?? f.file;
+  // A file outside WordPress's folder (the measurement's own probe in the run's temporary folder): by its name only.
+  const file = f.rel ?? f.file.replace(/^.*\//, '');
   if (!f.function) return { name: `(file) ${file}`, file };
   return { name: frameName(f), file };
 }

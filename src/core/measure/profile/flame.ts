@@ -36,12 +36,6 @@ export function flameTree(profiles: readonly RequestProfile[], opts: FlameOption
     const labels = p.frames.map((fr) => {
       const r = resolve(fr);
       const l = exportLabel(fr, r);
-      // A file outside WordPress's folder (the measurement's own probe in the temporary folder): by its name only.
-      if (l.file.startsWith('/')) {
-        const base = l.file.replace(/^.*\//, '');
-        l.name = l.name.split(l.file).join(base);
-        l.file = base;
-      }
       return { key: `${l.name}\u0000${l.file}\u0000${l.line ?? ''}`, n: l.name, f: l.file || undefined, l: r.key ? l.line : undefined, c: r.key ? (1 as const) : undefined };
     });
     for (const st of p.samples) {
