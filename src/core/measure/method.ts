@@ -3,7 +3,6 @@
 // differences. Plain functions over numbers, so every rule here is unit-tested.
 import type { MeasuredComponent } from './component';
 import type { LocalProfile } from './profile/types';
-import type { DatabaseInfo } from './database';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../model';
 
 /** The API's three contexts (one list in the model). */
@@ -156,6 +155,14 @@ export interface NullReason {
   status?: number;
   location?: string | null;
   php_error?: string | null;
+}
+
+/** What every record says of its database (src/core/measure/database.ts starts or reaches it). */
+export interface DatabaseInfo {
+  engine: 'mariadb' | 'mysql' | 'sqlite';
+  version: string;
+  /** throwaway: a server WP Bench started for the run; external: --db; file: SQLite */
+  server?: 'throwaway' | 'external' | 'file';
 }
 
 export interface LocalInfo {
