@@ -2,6 +2,8 @@
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
 import { databaseLabel, parseDbOption } from '../core/measure/database';
+import { measureSite } from '../core/measure/siteRun';
+import { siteTable } from './site';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component';
 import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
 import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/regression';
@@ -58,6 +60,10 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              Unix socket in the run's folder, and falls back to SQLite when there is none; sqlite
                              uses WordPress's SQLite integration; mysql://USER:PASS@HOST:PORT/ uses your server
                              (wp-env's, Docker's): a database of WP Bench's own (wpbench_<random>), dropped at the end
+  --site                     PATH is a site's root (as scan reads it): its whole stack (every installed plugin and
+                             must-use plugin, the site's theme) against clean WordPress, each component alone and
+                             each in the site (the stack without it); the sum of the parts beside the stack
+  --theme SLUG               with --site: the theme to measure with when the site holds several
   --sandbox auto|bubblewrap|none
                              the native runtime's sandbox (default auto: bubblewrap where it works, else none,
                              said in the output and the record); bubblewrap: refuse to run without it (exit 8)
@@ -68,8 +74,8 @@ even after a confirmation pass; memory and queries were judged), 6 time limit or
 (or WordPress) breaks WordPress entirely, 8 no runtime can run, or --profile has no profiler (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
 SIGHUP exit 6.`;
 
-const VALUE_FLAGS = new Set(['--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
-const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--help', '-h']);
+const VALUE_FLAGS = new Set(['--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--site', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS);
@@ -211,6 +217,13 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
         io.err(`wp-bench: ${line}`);
       },
     };
+    if (parsed.flags.has('--site')) {
+      if (baselineRef !== undefined || profile || formatFlag !== undefined) throw new UsageError('--site measures the whole stack: without --baseline-ref, --profile or --format');
+      const site = await measureSite({ ...options, theme: parsed.flags.get('--theme') as string | undefined });
+      io.out(json ? JSON.stringify(site) : siteTable(site));
+      return 0;
+    }
+    if (parsed.flags.has('--theme')) throw new UsageError('--theme goes with --site');
     if (baselineRef !== undefined) {
       const small = tooSmallToJudge(options.rounds ?? DEFAULT_ROUNDS, options.warmup ?? DEFAULT_WARMUP);
       if (small) throw new UsageError(`--baseline-ref: ${small}`);

@@ -2,63 +2,25 @@
 // apart), warm up, then N rounds alternating baseline and measured in each context. Everything it starts is
 // stopped and everything it writes is removed in `finally`, whether the run succeeds, fails, times out or is
 // aborted (Ctrl-C).
-import { crypto } from '../lazyNode';
-import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent, loadingLine, type DetectOptions, type MeasuredComponent } from './component';
 import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason } from './method';
-import { startPhpServer } from './phpRuntime';
-import { startPlaygroundServer, PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK } from './playgroundRuntime';
-import type { RuntimeServer } from './runtime';
-import { INSTALL_PATH, buildSite, makeTempRoot, removeSite } from './site';
+import { PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK } from './playgroundRuntime';
+import { buildSite } from './site';
 import { MeasureCache, componentHash } from './cache';
 import { TreeLimitError, skippedLine } from './tree';
 import type { PairedTtfb } from './regression';
-import { killMarked, waitGone } from './sandbox';
-import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, abortError, raceAbort, type MeasureOptions } from './runOptions';
-import { findEnvironment, sandboxLine } from './runtimeChoice';
-import { liveSite, phpErrorText } from './siteClient';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, abortError, type MeasureOptions } from './runOptions';
+import { findEnvironment } from './runtimeChoice';
 import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
-import { databaseLabel, startThrowawayDb, useExternalDb, type DatabaseInfo, type RunningDb } from './database';
+import { withOpenSite } from './openSite';
+import type { DatabaseInfo } from './database';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
 export { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
-
-/**
- * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
- * exception): the servers still running are killed and the temporary folders removed, synchronously.
- */
-const live = { pids: new Set<number>(), roots: new Set<string>(), markers: new Set<string>() };
-let exitHookInstalled = false;
-function track(r: { root?: string; pid?: number; marker?: string }): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const pid of live.pids) {
-        try {
-          process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-      for (const m of live.markers) killMarked(m);
-      for (const root of live.roots) {
-        try {
-          rmSync(root, { recursive: true, force: true, maxRetries: 3 });
-        } catch {
-          /* a dying server may still write into it: nothing more can be done while exiting */
-        }
-      }
-    });
-  }
-  if (r.pid) live.pids.add(r.pid);
-  if (r.root) live.roots.add(r.root);
-  if (r.marker) live.markers.add(r.marker);
-}
-
 
 async function detect(p: string, what = '', signal?: AbortSignal, opts?: DetectOptions): Promise<MeasuredComponent> {
   try {
@@ -75,7 +37,7 @@ async function detect(p: string, what = '', signal?: AbortSignal, opts?: DetectO
  * first. `body` gets the options with that deadline as their signal (run() then links its own to it). An abort, or
  * a walk past its caps (TreeLimitError), ends as a MeasureError.
  */
-async function underDeadline<T>(o: MeasureOptions, body: (o: MeasureOptions, signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function underDeadline<T>(o: MeasureOptions, body: (o: MeasureOptions, signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController();
   const timeoutS = o.timeoutS ?? DEFAULT_TIMEOUT_S;
   const timer = setTimeout(() => ac.abort(new MeasureError(`the time limit of ${timeoutS} s was reached (--timeout-s)`, 6)), timeoutS * 1000);
@@ -159,96 +121,28 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     }
   }
 
-  // One deadline and one abort for the whole run (the caller's Ctrl-C or the time limit): underDeadline's signal.
-  const signal = o.signal!;
-  const check = () => {
-    if (signal.aborted) throw abortError(signal);
-  };
-
-  // Every process of the run carries this marker; without a sandbox its leftovers are found by it and killed (in the
-  // sandbox the kernel ends them all with its PID namespace; Playground starts none).
-  const runId = crypto().randomBytes(12).toString('hex');
-  const sweep = env.sandbox.name === 'none' && env.runtime === 'php';
-  if (sweep) track({ marker: runId });
-  let root: string | undefined;
-  let server: RuntimeServer | undefined;
-  let startP: Promise<RuntimeServer> | undefined;
-  let dbP: Promise<RunningDb> | undefined;
-  try {
-    root = await makeTempRoot();
-    track({ root });
-    o.onResource?.({ root });
-    check();
-    if (env.databaseNote) progress(`warning: ${env.databaseNote}`);
-    // The database server starts while the site is copied: its connection is known before (a socket in the run's folder).
-    const dbDir = path.join(root, 'work', 'mysql');
-    const dbName = env.database.kind === 'url' ? `wpbench_${crypto().randomBytes(6).toString('hex')}` : 'wordpress';
-    let dbConn: { host: string; name: string; user: string; password: string } | undefined;
-    if (env.database.kind === 'server') {
-      const b = env.database.bins;
-      progress(`starting a throwaway ${databaseLabel({ engine: b.engine, version: b.version })} server (a Unix socket in the run's folder, networking off)`);
-      const templateDir = path.join(o.cacheDir ?? path.join(root, 'work'), 'db-templates', `${b.engine}-${b.version}`);
-      dbP = startThrowawayDb(b, { dbDir, templateDir, env: o.env, signal, onPid: (pid) => (track({ pid }), o.onResource?.({ pid })) });
-      dbConn = { host: `localhost:${path.join(dbDir, 'mysqld.sock')}`, name: dbName, user: 'root', password: '' };
-    } else if (env.database.kind === 'url') {
-      const u = env.database.url;
-      progress(`using the database server at ${u.host}:${u.port} (--db): a database of its own, ${dbName}, dropped at the end`);
-      dbP = useExternalDb(u, { dbDir, php: env.php!.bin, env: o.env, name: dbName });
-      dbConn = { host: `localhost:${path.join(dbDir, 'relay.sock')}`, name: dbName, user: u.user, password: u.password };
-    }
-    // Never an unhandled rejection while the site is built: awaited below, or in finally.
-    dbP?.catch(() => undefined);
-    progress(`building a throwaway site (WordPress ${env.wpVersion}, ${env.runtime === 'php' ? `PHP ${env.phpVersion}` : 'Playground'}) in ${root}`);
-    const site = await buildSite(root, {
-      core: env.core,
-      component,
-      ref: refComponent,
-      sqlite: env.sqlite,
-      db: dbConn,
-      phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
-      signal,
-      onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
-    });
-    check();
-    const profiler: Profiler | undefined = profilerVersion ? await installProfiler(site, component, profilerVersion, refComponent) : undefined;
-    // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
-    // same core, integration and baseline theme is copied instead (it holds no data of the user's).
-    const template = cache && env.sqlite && !dbConn ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
-    const t0 = Date.now();
-    const db = dbP ? await raceAbort(dbP, signal) : undefined;
-    if (db) progress(`database: ${databaseLabel(db.info)}${db.info.server === 'throwaway' ? ` (ready ${((Date.now() - t0) / 1000).toFixed(1)} s after the site was built)` : ''}`);
-    const dbFile = path.join(site.workDir, 'db', 'site.sqlite');
-    const templateBytes = template ? await cache!.readTemplate(template, (l) => progress(`warning: ${l}`)) : undefined;
-    if (templateBytes) await fs.writeFile(dbFile, templateBytes);
-    progress(env.runtime === 'php' ? 'starting php -S on 127.0.0.1' : 'starting WordPress Playground (its first requests are slow)');
-    progress(sandboxLine(env.sandbox));
-    startP =
-      env.runtime === 'php'
-        ? startPhpServer(env.php!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), env.sandbox, runId, (w) => progress(`warning: ${w}`))
-        : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
-    server = await raceAbort(startP, signal);
-    o.onResource?.({ port: server.port, pid: server.pid });
-    progress(`site at ${server.baseUrl} (server pid ${server.pid ?? '?'})`);
-    const srv = server;
-
-    // The running site as the install, the activation and the rounds request it.
-    const running = liveSite(site, srv, signal);
-    const { get, serverDied } = running;
-
-    progress('installing WordPress');
-    const inst = await get(`${INSTALL_PATH}?key=${site.key}`).catch((e) => {
-      throw serverDied(e);
-    });
-    let installed: { wp_version: string; php_version: string; installed_now: boolean; opcache?: boolean; db_server_info?: string; cookies: Record<string, string> };
-    try {
-      installed = JSON.parse(inst.body);
-    } catch {
-      throw new MeasureError(`WordPress did not install (status ${inst.status}): ${await phpErrorText(site, inst.body, srv)}`, 7);
-    }
-    if (template && installed.installed_now && !existsSync(`${dbFile}-wal`)) await cache!.saveTemplate(dbFile, template).catch(() => undefined);
-    const cookie = Object.entries(installed.cookies)
-      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
-      .join('; ');
+  // One deadline and one abort for the whole run (the caller's Ctrl-C or the time limit): underDeadline's signal,
+  // which withOpenSite's check() reads.
+  let profiler: Profiler | undefined;
+  return withOpenSite(
+    o,
+    env,
+    cache,
+    async (root, dbConn) => {
+      const site = await buildSite(root, {
+        core: env.core,
+        component,
+        ref: refComponent,
+        sqlite: env.sqlite,
+        db: dbConn,
+        phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
+        signal: o.signal,
+        onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
+      });
+      if (profilerVersion) profiler = await installProfiler(site, component, profilerVersion, refComponent);
+      return site;
+    },
+    async ({ site, running, srv, installed, cookie, db, check }) => {
 
     // The one-time activation, measured apart (each copy in its own request: two copies may declare the same
     // functions, so one request never loads both).
@@ -315,23 +209,6 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };
-  } catch (err) {
-    if (signal.aborted) throw abortError(signal);
-    throw err;
-  } finally {
-    // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
-    if (!server && startP) server = await startP.catch(() => undefined);
-    if (server) await server.stop();
-    // The database after PHP (a request may still hold a connection): the throwaway server stopped, or --db's database dropped.
-    const dbRun = dbP ? await dbP.catch(() => undefined) : undefined;
-    if (dbRun) await dbRun.stop();
-    if (dbRun?.pid) live.pids.delete(dbRun.pid);
-    // Unsandboxed, detached children (setsid, nohup, env -i) escape the process group: found by the run's marker or
-    // their working folder, killed, and waited for (also after a server that failed to start).
-    if (sweep) await waitGone(killMarked(runId, root));
-    live.markers.delete(runId);
-    if (root) await removeSite(root);
-    if (server?.pid) live.pids.delete(server.pid);
-    if (root) live.roots.delete(root);
-  }
+    },
+  );
 }

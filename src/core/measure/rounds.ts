@@ -13,7 +13,7 @@ export const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH,
 
 export type Side = 'baseline' | 'measured' | 'ref';
 
-type Outcome = { ok: Sample } | { fail: NullReason };
+export type Outcome = { ok: Sample } | { fail: NullReason };
 
 /** What the rounds gathered: per context and side, the samples of the measured rounds; per side, the contexts it failed in. */
 export interface RoundsState {
@@ -29,10 +29,15 @@ export function newRoundsState(): RoundsState {
 }
 
 /** One request of a context on one side, and what the probe recorded of it. */
-async function requestSide(live: LiveSite, cookie: string, ctx: MeasureContext, side: Side): Promise<Outcome> {
+function requestSide(live: LiveSite, cookie: string, ctx: MeasureContext, side: Side): Promise<Outcome> {
+  return requestContext(live, cookie, ctx, { 'X-WPBench-Side': side });
+}
+
+/** One request of a context with these headers (a side, or `--site`'s configuration), and what the probe recorded. */
+export async function requestContext(live: LiveSite, cookie: string, ctx: MeasureContext, extra: Record<string, string>): Promise<Outcome> {
   const { site, srv, signal, get, serverDied } = live;
   const id = crypto().randomBytes(8).toString('hex');
-  const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side };
+  const headers: Record<string, string> = { 'X-WPBench-Req': id, ...extra };
   if (ctx === 'admin') headers.Cookie = cookie;
   const res = await get(PATH_URL[ctx], headers).catch((e) => {
     throw serverDied(e);

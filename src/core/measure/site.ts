@@ -17,6 +17,9 @@ import {
   OWN_MU_PLUGINS,
   SIDE_MU_PLUGIN,
   SIDE_MU_PLUGIN_COMPARE,
+  SITE_ACTIVATE_ENDPOINT,
+  SITE_MU_PLUGIN,
+  MU_NONE_DIR,
   installEndpoint,
   phpString,
   probePhp,
@@ -27,6 +30,8 @@ import { extractZip } from './zip';
 
 export const BOOT_PATH = '/wpbench-boot.php';
 export const ACTIVATE_PATH = '/wpbench-activate.php';
+/** `measure --site`: activates one plugin of the stack (?plugin=basename). */
+export const SITE_ACTIVATE_PATH = '/wpbench-site-activate.php';
 export const INSTALL_PATH = '/wpbench-install.php';
 export const BASELINE_THEME = 'wpbench-baseline';
 /** Bundled default themes, newest first: the first one the core copy ships is the baseline. */
@@ -46,6 +51,8 @@ export interface Site {
   target: string;
   /** the second copy's basename or folder (`--baseline-ref`), when there is one */
   refTarget?: string;
+  /** `measure --site`: each member's basename or folder (and a child theme's parent) */
+  members?: Map<MeasuredComponent, { target: string; template?: string }>;
 }
 
 /** Folder (or file) name suffix of the second copy: never a name the working tree's copy can have. */
@@ -104,6 +111,8 @@ export async function buildSite(
     ref?: MeasuredComponent;
     /** stops the copies (the run's time limit, Ctrl-C) */
     signal?: AbortSignal;
+    /** `measure --site`: every member of the stack is installed (`component` is the first), the configurations file */
+    site?: { members: MeasuredComponent[]; configsFile: string };
     /** told what a copy of a component left out ('the component', 'the baseline copy', 'the parent theme') */
     onSkipped?: (what: string, skipped: SkippedEntry[]) => void;
   },
@@ -147,7 +156,7 @@ export async function buildSite(
   // measured theme's folder names (a child of twentytwentythree runs on the parent beside it, not on core's copy).
   let baseTheme = BASELINE_THEME;
   const coreThemes = path.join(opts.core, 'wp-content', 'themes');
-  const taken = new Set([opts.component, opts.ref].flatMap((t) => (t?.kind === 'theme' ? [t.slug, ...(t.parent ? [t.parent.slug] : [])] : [])));
+  const taken = new Set([opts.component, opts.ref, ...(opts.site?.members ?? [])].flatMap((t) => (t?.kind === 'theme' ? [t.slug, ...(t.parent ? [t.parent.slug] : [])] : [])));
   const bundled = DEFAULT_THEMES.find((t) => !taken.has(t) && existsSync(path.join(coreThemes, t, 'style.css')));
   if (bundled) {
     baseTheme = bundled;
@@ -201,6 +210,9 @@ export async function buildSite(
   };
   const c = opts.component;
   const main = await install(c, '');
+  // The stack: every other member beside the first (a parent theme shared by two members is copied once).
+  const memberTargets = new Map<MeasuredComponent, { target: string; template?: string }>([[c, main]]);
+  for (const m of opts.site?.members ?? []) if (m !== c) memberTargets.set(m, await install(m, ''));
   const target = main.target;
   const ref = opts.ref ? await install({ ...opts.ref, slug: c.slug }, REF_SUFFIX) : undefined;
 
@@ -220,23 +232,25 @@ export async function buildSite(
       refTemplate: ref?.template,
       baseTheme,
       key,
-      mustUse: c.mustUse === true,
+      mustUse: c.mustUse === true && !opts.site,
+      ...(opts.site ? { siteConfigs: opts.site.configsFile } : {}),
       salts: Array.from({ length: 8 }, () => crypto().randomBytes(24).toString('base64')),
     }),
   );
   // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides. A
   // must-use plugin's run has a mu-plugins folder per side: each holds WP Bench's own ('wx': never over a file of
   // the component's).
-  const muDirs = ['mu-plugins', ...(c.mustUse ? [MU_BASELINE_DIR, ...(ref ? [MU_REF_DIR] : [])] : [])];
+  const muDirs = opts.site ? ['mu-plugins', MU_NONE_DIR] : ['mu-plugins', ...(c.mustUse ? [MU_BASELINE_DIR, ...(ref ? [MU_REF_DIR] : [])] : [])];
   for (const dir of muDirs) {
     await fs.mkdir(path.join(content, dir), { recursive: true });
-    await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.side), ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN, { flag: 'wx' });
+    await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.side), opts.site ? SITE_MU_PLUGIN : ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN, { flag: 'wx' });
     await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.http), HTTP_GUARD_MU_PLUGIN, { flag: 'wx' });
   }
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
-  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}) };
+  if (opts.site) await fs.writeFile(path.join(siteDir, SITE_ACTIVATE_PATH.slice(1)), SITE_ACTIVATE_ENDPOINT);
+  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}), ...(opts.site ? { members: memberTargets } : {}) };
 }
 
 /**

@@ -216,6 +216,9 @@ function wpbench_prof_write() {
   $P['profiler']->stop();
   $wall = (microtime(true) - $P['t0']) * 1000;
   $log = $P['profiler']->getLog();
+  // Kept alive, not destroyed here: a timer event already in flight on Excimer's timer thread would find its mutex
+  // gone ("pthread_mutex_lock(): Invalid argument", the process aborted); it goes with the request's globals.
+  $GLOBALS['wpbench_prof_stopped'] = $P['profiler'];
   unset($P['profiler']);
   $frames = array();
   $index = array();

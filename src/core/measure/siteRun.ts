@@ -1,0 +1,269 @@
+// `wp-bench measure SITE --site`: the site's whole stack on one throwaway WordPress, against the clean site, and
+// what each component costs alone and adds in the site. The inventory is the scan's; the configurations and the
+// arithmetic are sitePlan.ts's; the site is built, run and removed as every measurement is (openSite.ts).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { scanWorkspace } from '../scan/workspace';
+import type { DetectedComponent } from '../model';
+import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
+import type { DatabaseInfo } from './method';
+import { CONTEXTS, type MeasureContext } from './method';
+import { withOpenSite } from './openSite';
+import { siteConfigsJson } from './phpFiles';
+import { requestContext } from './rounds';
+import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
+import { findEnvironment } from './runtimeChoice';
+import { buildSite, SITE_ACTIVATE_PATH } from './site';
+import { configOrder, siteArithmetic, siteConfigs, type ContextFigures, type SiteConfig, type SiteSamples } from './sitePlan';
+import { underDeadline } from './engine';
+
+/** WordPress's drop-ins: files of wp-content the stack leaves out (listed). */
+const DROP_INS = ['advanced-cache.php', 'db.php', 'db-error.php', 'install.php', 'maintenance.php', 'object-cache.php', 'php-error.php', 'fatal-error-handler.php', 'sunrise.php', 'blog-deleted.php', 'blog-inactive.php', 'blog-suspended.php'];
+
+export interface SiteComponentResult {
+  kind: 'plugin' | 'theme';
+  slug: string;
+  name: string;
+  must_use?: true;
+  alone: { contexts: ContextFigures } | null;
+  in_site: { contexts: ContextFigures } | null;
+  left_out: string | null;
+  /** why a member of the stack has no figures of its own */
+  note?: string;
+}
+
+export interface SiteRecord {
+  source: 'local';
+  site: { contexts: ContextFigures };
+  components: SiteComponentResult[];
+  sum_of_alone: { contexts: ContextFigures };
+  drop_ins_left_out: string[];
+  local: { database: DatabaseInfo | null; theme: string | null; wordpress: string; php: string; runtime: string; rounds: number; configurations: number; duration_s: number };
+}
+
+/** The first line of a PHP error (its stack trace follows), at most 300 characters. */
+const firstLine = (text: string) => text.split('\n')[0].slice(0, 300);
+
+interface Member {
+  d: DetectedComponent;
+  c: MeasuredComponent;
+}
+
+/** The file or folder a scanned component's code is in, when it is installed in the working tree. */
+function installedAt(root: string, d: DetectedComponent): string | undefined {
+  const at = d.locations.find((l) => l.source === 'plugin-header' || l.source === 'mu-plugin' || l.source === 'theme-header');
+  if (!at) return undefined;
+  const file = path.join(root, ...at.file.split('/'));
+  return at.source === 'theme-header' ? path.dirname(file) : file;
+}
+
+/** The theme the site runs: --theme, else the only one, else a child theme, else the first by name (said). */
+function chooseTheme(themes: Member[], asked: string | undefined, progress: (l: string) => void): Member | null {
+  if (asked) {
+    const t = themes.find((m) => m.d.slug === asked);
+    if (!t) throw new MeasureError(`--theme ${asked}: no installed theme of that folder name (found: ${themes.map((m) => m.d.slug).join(', ') || 'none'})`, 2);
+    return t;
+  }
+  if (!themes.length) return null;
+  const parents = new Set(themes.flatMap((m) => (m.c.parent ? [m.c.parent.slug] : [])));
+  const candidates = themes.filter((m) => !parents.has(m.d.slug));
+  const children = candidates.filter((m) => m.c.parent);
+  const pick = (children.length ? children : candidates).sort((a, b) => a.d.slug.localeCompare(b.d.slug))[0] ?? themes[0];
+  if (candidates.length > 1) progress(`several themes (${candidates.map((m) => m.d.slug).join(', ')}): measuring with ${pick.d.slug}; --theme SLUG picks another`);
+  return pick;
+}
+
+/** Measures the site at `o.path` (under the run's deadline: --timeout-s, Ctrl-C); throws MeasureError when it cannot. */
+export async function measureSite(o: MeasureOptions & { theme?: string }): Promise<SiteRecord> {
+  const started = Date.now();
+  return underDeadline(o, (od) => run({ ...od, theme: o.theme }, started, o.progress ?? (() => undefined)));
+}
+
+async function run(o: MeasureOptions & { theme?: string }, started: number, progress: (l: string) => void): Promise<SiteRecord> {
+  const root = path.resolve(o.cwd, o.path);
+  const scan = await scanWorkspace(root, { signal: o.signal });
+  const results: SiteComponentResult[] = [];
+  const plugins: Member[] = [];
+  const themes: Member[] = [];
+  for (const d of scan.components) {
+    const base = { kind: d.kind, slug: d.slug, name: d.name ?? d.slug, alone: null, in_site: null };
+    const at = installedAt(root, d);
+    if (!at) {
+      results.push({ ...base, left_out: `not installed here (declared in ${d.locations[0]?.file ?? 'the scan'}; its code is not in the working tree)` });
+      continue;
+    }
+    try {
+      const c = await detectComponent(at, o.signal);
+      (d.kind === 'theme' ? themes : plugins).push({ d, c });
+    } catch (err) {
+      if (err instanceof ComponentNotFoundError || err instanceof ComponentLoadingError) results.push({ ...base, left_out: (err as Error).message });
+      else throw err;
+    }
+  }
+  const theme = chooseTheme(themes, o.theme, progress);
+  for (const t of themes) if (t !== theme && !(theme?.c.parent && theme.c.parent.slug === t.d.slug)) results.push({ kind: 'theme', slug: t.d.slug, name: t.c.name, alone: null, in_site: null, left_out: `not the theme measured (${theme?.d.slug ?? 'none'}); --theme ${t.d.slug} measures with it` });
+  // wp-content of each member (plugins/x, plugins/x.php, mu-plugins/x.php, themes/x: two levels up).
+  const contentDirs = new Set([...plugins, ...themes].map((m) => path.dirname(path.dirname(m.c.source))));
+  const dropIns: string[] = [];
+  for (const dir of contentDirs) for (const f of DROP_INS) if (await fs.stat(path.join(dir, f)).then((s) => s.isFile(), () => false)) dropIns.push(path.relative(root, path.join(dir, f)).split(path.sep).join('/'));
+
+  const env = await findEnvironment(o);
+  if (env.runtime !== 'php') throw new MeasureError('--site needs the native php runtime (Playground measures one component at a time)', 8);
+  const rounds = o.rounds ?? DEFAULT_ROUNDS;
+  const warmup = o.warmup ?? DEFAULT_WARMUP;
+  const members: Member[] = [...plugins, ...(theme ? [theme] : [])];
+  if (!members.length) throw new MeasureError(`no plugin or theme installed in ${root} to measure as a site`, 2);
+  const regular = plugins.filter((m) => !m.c.mustUse);
+  const mus = plugins.filter((m) => m.c.mustUse);
+  const configsFile = () => path.join(siteRoot!, 'work', 'site-configs.json');
+  let siteRoot: string | undefined;
+  let configs: SiteConfig[] = [];
+  let targets = new Map<MeasuredComponent, { target: string; template?: string }>();
+  const writeConfigs = async (list: SiteConfig[]) => fs.writeFile(configsFile(), siteConfigsJson(list));
+  const plan = (baseTheme: string, left: Set<MeasuredComponent>) =>
+    siteConfigs(
+      regular.filter((m) => !left.has(m.c)).map((m) => ({ slug: m.d.slug, target: targets.get(m.c)!.target })),
+      theme && !left.has(theme.c) ? { slug: theme.d.slug, stylesheet: targets.get(theme.c)!.target, template: targets.get(theme.c)!.template ?? targets.get(theme.c)!.target } : null,
+      baseTheme,
+    );
+
+  return withOpenSite(
+    o,
+    env,
+    undefined,
+    async (runRoot, dbConn) => {
+      siteRoot = runRoot;
+      await fs.mkdir(path.join(runRoot, 'work'), { recursive: true });
+      const site = await buildSite(runRoot, { core: env.core, component: members[0].c, sqlite: env.sqlite, db: dbConn, signal: o.signal, site: { members: members.map((m) => m.c), configsFile: configsFile() } });
+      targets = site.members!;
+      configs = plan(site.baseTheme, new Set());
+      await writeConfigs(configs);
+      return site;
+    },
+    async ({ site, running, installed, cookie, db, check }) => {
+      const left = new Set<MeasuredComponent>();
+      const leftWhy = new Map<MeasuredComponent, string>();
+      // Each plugin activated once, in a request where no other plugin loads: one that fails is left out, said.
+      for (const m of regular) {
+        check();
+        progress(`activating plugin ${m.d.slug}`);
+        const res = await running.get(`${SITE_ACTIVATE_PATH}?key=${site.key}&plugin=${encodeURIComponent(targets.get(m.c)!.target)}`, { 'X-WPBench-Config': 'clean' }).catch((e) => {
+          throw running.serverDied(e);
+        });
+        let error: string | null = null;
+        try {
+          error = (JSON.parse(res.body) as { error: string | null }).error;
+        } catch {
+          error = `activating it failed (status ${res.status})`;
+        }
+        if (res.status !== 200 && !error) error = `activating it failed (status ${res.status})`;
+        if (error) {
+          left.add(m.c);
+          leftWhy.set(m.c, `its activation failed: ${error.replace(/<[^>]*>/g, '').slice(0, 300)}`);
+          progress(`warning: ${m.d.slug} left out of the stack: ${leftWhy.get(m.c)}`);
+        }
+      }
+      configs = plan(site.baseTheme, left);
+      await writeConfigs(configs);
+      const samples: SiteSamples = {};
+      const failed = new Map<string, string>();
+      const ask = async (cfg: SiteConfig, ctx: MeasureContext) => {
+        const out = await requestContext(running, cookie, ctx, { 'X-WPBench-Config': cfg.id });
+        return out;
+      };
+      // One request of the stack in each context first: one-time redirects (a welcome screen, a setup wizard) settle.
+      for (const ctx of CONTEXTS) await ask(configs.find((c) => c.id === 'stack')!, ctx);
+      // Then a member that breaks the stack (or fails on its own) is left out, and the plan made again.
+      for (let attempt = 0; attempt <= regular.length; attempt++) {
+        let broken: MeasuredComponent | undefined;
+        for (const ctx of CONTEXTS) {
+          const out = await ask(configs.find((c) => c.id === 'stack')!, ctx);
+          if ('ok' in out) continue;
+          // Which one: the first whose stack without it answers.
+          for (const m of [...regular, ...(theme ? [theme] : [])]) {
+            if (left.has(m.c)) continue;
+            const id = `without:${m.c.kind}:${m.d.slug}`;
+            const cfg = configs.find((c) => c.id === id);
+            if (cfg && 'ok' in (await ask(cfg, ctx))) {
+              broken = m.c;
+              leftWhy.set(m.c, `it breaks the stack (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${firstLine(out.fail.php_error)}` : ''})`);
+              break;
+            }
+          }
+          // No single cause: those that fail on their own in this context go.
+          if (!broken) {
+            for (const m of [...regular, ...(theme ? [theme] : [])]) {
+              if (left.has(m.c)) continue;
+              const cfg = configs.find((c) => c.id === `alone:${m.c.kind}:${m.d.slug}`);
+              const alone = cfg ? await ask(cfg, ctx) : undefined;
+              if (alone && 'fail' in alone) {
+                broken = m.c;
+                leftWhy.set(m.c, `it fails on its own (${ctx}: ${alone.fail.reason}${alone.fail.php_error ? `: ${firstLine(alone.fail.php_error)}` : ''})`);
+                break;
+              }
+            }
+          }
+          if (!broken) throw new MeasureError(`the stack fails (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${firstLine(out.fail.php_error)}` : ''}) and no single component is the cause`, 7);
+          break;
+        }
+        if (!broken) break;
+        left.add(broken);
+        progress(`warning: ${leftWhy.get(broken)}: left out of the stack`);
+        configs = plan(site.baseTheme, left);
+        await writeConfigs(configs);
+      }
+      const total = warmup + rounds;
+      for (let r = 0; r < total; r++) {
+        const warm = r < warmup;
+        for (const ctx of CONTEXTS) {
+          const order = configOrder(configs, r);
+          for (const [i, cfg] of order.entries()) {
+            check();
+            if (failed.has(`${cfg.id} ${ctx}`)) continue;
+            progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}`);
+            const out = await ask(cfg, ctx);
+            if ('fail' in out) {
+              if (cfg.id === 'clean') throw new MeasureError(`WordPress itself fails without the site's components (${ctx}: ${out.fail.reason})`, 7);
+              if (!warm) failed.set(`${cfg.id} ${ctx}`, out.fail.reason);
+              continue;
+            }
+            if (warm) continue;
+            ((samples[cfg.id] ??= {})[ctx] ??= []).push(out.ok);
+          }
+        }
+      }
+      // A configuration that failed in a context has no figure there.
+      for (const key of failed.keys()) {
+        const [id, ctx] = key.split(' ');
+        delete samples[id]?.[ctx as MeasureContext];
+      }
+      const ids = [...regular, ...(theme ? [theme] : [])].filter((m) => !left.has(m.c)).map((m) => `${m.c.kind}:${m.d.slug}`);
+      const a = siteArithmetic(samples, ids);
+      for (const m of [...regular, ...(theme ? [theme] : [])]) {
+        const id = `${m.c.kind}:${m.d.slug}`;
+        const fig = a.components[id];
+        results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null });
+      }
+      for (const m of mus) results.push({ kind: 'plugin', slug: m.d.slug, name: m.c.name, must_use: true, alone: null, in_site: null, left_out: null, note: 'a must-use plugin: in the stack on every request; not measured apart in this version' });
+      const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
+      results.sort((x, y) => Number(x.left_out !== null) - Number(y.left_out !== null) || key(y) - key(x) || x.slug.localeCompare(y.slug));
+      return {
+        source: 'local',
+        site: { contexts: a.site },
+        components: results,
+        sum_of_alone: { contexts: a.sum_of_alone },
+        drop_ins_left_out: dropIns,
+        local: {
+          database: db?.info ?? { engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' },
+          theme: theme ? `${theme.d.slug}${theme.c.parent ? ` (child of ${theme.c.parent.slug})` : ''}` : null,
+          wordpress: installed.wp_version,
+          php: installed.php_version,
+          runtime: env.runtime,
+          rounds,
+          configurations: configs.length,
+          duration_s: Math.round((Date.now() - started) / 100) / 10,
+        },
+      };
+    },
+  );
+}
