@@ -63,7 +63,8 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --site                     PATH is a site's root (as scan reads it): its whole stack (every installed plugin and
                              must-use plugin, the site's theme) against clean WordPress, each component alone and
                              each in the site (the stack without it); the sum of the parts beside the stack
-  --theme SLUG               with --site: the theme to measure with when the site holds several
+  --theme SLUG               with --site: the theme to measure with when the site holds several (--site's time
+                             limit: 1800 s unless --timeout-s says otherwise)
   --sandbox auto|bubblewrap|none
                              the native runtime's sandbox (default auto: bubblewrap where it works, else none,
                              said in the output and the record); bubblewrap: refuse to run without it (exit 8)

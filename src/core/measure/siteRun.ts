@@ -73,10 +73,13 @@ function chooseTheme(themes: Member[], asked: string | undefined, progress: (l: 
   return pick;
 }
 
+/** The default time limit of a --site run: a 30-component site takes about 6 minutes here. */
+export const SITE_TIMEOUT_S = 1800;
+
 /** Measures the site at `o.path` (under the run's deadline: --timeout-s, Ctrl-C); throws MeasureError when it cannot. */
 export async function measureSite(o: MeasureOptions & { theme?: string }): Promise<SiteRecord> {
   const started = Date.now();
-  return underDeadline(o, (od) => run({ ...od, theme: o.theme }, started, o.progress ?? (() => undefined)));
+  return underDeadline({ ...o, timeoutS: o.timeoutS ?? SITE_TIMEOUT_S }, (od) => run({ ...od, theme: o.theme }, started, o.progress ?? (() => undefined)));
 }
 
 async function run(o: MeasureOptions & { theme?: string }, started: number, progress: (l: string) => void): Promise<SiteRecord> {
