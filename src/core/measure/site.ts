@@ -17,14 +17,13 @@ import {
   OWN_MU_PLUGINS,
   SIDE_MU_PLUGIN,
   SIDE_MU_PLUGIN_COMPARE,
-  SITE_ACTIVATE_ENDPOINT,
-  SITE_MU_PLUGIN,
   MU_NONE_DIR,
   installEndpoint,
   phpString,
   probePhp,
   wpConfigPhp,
 } from './phpFiles';
+import { SITE_ACTIVATE_ENDPOINT, SITE_MU_PLUGIN } from './sitePhp';
 import { SKIP_NAMES, throwIfAborted, walkTree, type SkippedEntry, type WalkOptions } from './tree';
 import { extractZip } from './zip';
 

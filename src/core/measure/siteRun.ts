@@ -7,10 +7,11 @@ import { scanWorkspace } from '../scan/workspace';
 import type { DetectedComponent } from '../model';
 import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
 import type { DatabaseInfo } from './method';
-import { CONTEXTS, type MeasureContext } from './method';
+import { CONTEXTS, type MeasureContext, type NullReason } from './method';
 import { withOpenSite } from './openSite';
-import { siteConfigsJson } from './phpFiles';
-import { requestContext } from './rounds';
+import { phpErrorText } from './siteClient';
+import { siteConfigsJson } from './sitePhp';
+import { requestContext, type Outcome } from './rounds';
 import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
 import { findEnvironment } from './runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from './site';
@@ -82,8 +83,8 @@ export async function measureSite(o: MeasureOptions & { theme?: string }): Promi
   return underDeadline({ ...o, timeoutS: o.timeoutS ?? SITE_TIMEOUT_S }, (od) => run({ ...od, theme: o.theme }, started, o.progress ?? (() => undefined)));
 }
 
-async function run(o: MeasureOptions & { theme?: string }, started: number, progress: (l: string) => void): Promise<SiteRecord> {
-  const root = path.resolve(o.cwd, o.path);
+/** The scan's components: those installed here detected as `measure` does, the rest listed with why not. */
+async function inventory(root: string, o: MeasureOptions & { theme?: string }, progress: (l: string) => void) {
   const scan = await scanWorkspace(root, { signal: o.signal });
   const results: SiteComponentResult[] = [];
   const plugins: Member[] = [];
@@ -109,7 +110,12 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
   const contentDirs = new Set([...plugins, ...themes].map((m) => path.dirname(path.dirname(m.c.source))));
   const dropIns: string[] = [];
   for (const dir of contentDirs) for (const f of DROP_INS) if (await fs.stat(path.join(dir, f)).then((s) => s.isFile(), () => false)) dropIns.push(path.relative(root, path.join(dir, f)).split(path.sep).join('/'));
+  return { results, plugins, themes, theme, dropIns };
+}
 
+async function run(o: MeasureOptions & { theme?: string }, started: number, progress: (l: string) => void): Promise<SiteRecord> {
+  const root = path.resolve(o.cwd, o.path);
+  const { results, plugins, theme, dropIns } = await inventory(root, o, progress);
   const env = await findEnvironment(o);
   if (env.runtime !== 'php') throw new MeasureError('--site needs the native php runtime (Playground measures one component at a time)', 8);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
@@ -143,7 +149,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       await writeConfigs(configs);
       return site;
     },
-    async ({ site, running, installed, cookie, db, check }) => {
+    async ({ site, running, srv, installed, cookie, db, check }) => {
       const left = new Set<MeasuredComponent>();
       const leftWhy = new Map<MeasuredComponent, string>();
       // Each plugin activated once, in a request where no other plugin loads: one that fails is left out, said.
@@ -157,9 +163,9 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         try {
           error = (JSON.parse(res.body) as { error: string | null }).error;
         } catch {
-          error = `activating it failed (status ${res.status})`;
+          error = `activating it failed (status ${res.status}): ${firstLine(await phpErrorText(site, res.body, srv))}`;
         }
-        if (res.status !== 200 && !error) error = `activating it failed (status ${res.status})`;
+        if (res.status !== 200 && !error) error = `activating it failed (status ${res.status}): ${firstLine(await phpErrorText(site, res.body, srv))}`;
         if (error) {
           left.add(m.c);
           leftWhy.set(m.c, `its activation failed: ${error.replace(/<[^>]*>/g, '').slice(0, 300)}`);
@@ -168,8 +174,6 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       }
       configs = plan(site.baseTheme, left);
       await writeConfigs(configs);
-      const samples: SiteSamples = {};
-      const failed = new Map<string, string>();
       const ask = (cfg: SiteConfig, ctx: MeasureContext) => requestContext(running, cookie, ctx, { 'X-WPBench-Config': cfg.id });
       // While checking: a redirect is asked again once (a setup wizard's one-time redirect is not a failure).
       const settled = async (cfg: SiteConfig, ctx: MeasureContext) => {
@@ -184,29 +188,10 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         for (const ctx of CONTEXTS) {
           const out = await settled(configs.find((c) => c.id === 'stack')!, ctx);
           if ('ok' in out) continue;
-          // Which one: the first whose stack without it answers.
-          for (const m of [...regular, ...(theme ? [theme] : [])]) {
-            if (left.has(m.c)) continue;
-            const id = `without:${m.c.kind}:${m.d.slug}`;
-            const cfg = configs.find((c) => c.id === id);
-            if (cfg && 'ok' in (await settled(cfg, ctx))) {
-              broken = m.c;
-              leftWhy.set(m.c, `${out.fail.reason.startsWith('redirect') ? 'with it the stack redirects' : 'it breaks the stack'} (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${firstLine(out.fail.php_error)}` : ''})`);
-              break;
-            }
-          }
-          // No single cause: those that fail on their own in this context go.
-          if (!broken) {
-            for (const m of [...regular, ...(theme ? [theme] : [])]) {
-              if (left.has(m.c)) continue;
-              const cfg = configs.find((c) => c.id === `alone:${m.c.kind}:${m.d.slug}`);
-              const alone = cfg ? await settled(cfg, ctx) : undefined;
-              if (alone && 'fail' in alone) {
-                broken = m.c;
-                leftWhy.set(m.c, `it fails on its own (${ctx}: ${alone.fail.reason}${alone.fail.php_error ? `: ${firstLine(alone.fail.php_error)}` : ''})`);
-                break;
-              }
-            }
+          const found = await findBreaker([...regular, ...(theme ? [theme] : [])].filter((m) => !left.has(m.c)), configs, settled, ctx, out.fail);
+          if (found) {
+            broken = found.m.c;
+            leftWhy.set(found.m.c, found.why);
           }
           if (!broken) throw new MeasureError(`the stack fails (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${firstLine(out.fail.php_error)}` : ''}) and no single component is the cause`, 7);
           break;
@@ -217,31 +202,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         configs = plan(site.baseTheme, left);
         await writeConfigs(configs);
       }
-      const total = warmup + rounds;
-      for (let r = 0; r < total; r++) {
-        const warm = r < warmup;
-        for (const ctx of CONTEXTS) {
-          const order = configOrder(configs, r);
-          for (const [i, cfg] of order.entries()) {
-            check();
-            if (failed.has(`${cfg.id} ${ctx}`)) continue;
-            progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}`);
-            const out = await ask(cfg, ctx);
-            if ('fail' in out) {
-              if (cfg.id === 'clean') throw new MeasureError(`WordPress itself fails without the site's components (${ctx}: ${out.fail.reason})`, 7);
-              if (!warm) failed.set(`${cfg.id} ${ctx}`, out.fail.reason);
-              continue;
-            }
-            if (warm) continue;
-            ((samples[cfg.id] ??= {})[ctx] ??= []).push(out.ok);
-          }
-        }
-      }
-      // A configuration that failed in a context has no figure there.
-      for (const key of failed.keys()) {
-        const [id, ctx] = key.split(' ');
-        delete samples[id]?.[ctx as MeasureContext];
-      }
+      const samples = await siteRounds(configs, ask, { rounds, warmup, check, progress });
       const ids = [...regular, ...(theme ? [theme] : [])].filter((m) => !left.has(m.c)).map((m) => `${m.c.kind}:${m.d.slug}`);
       const a = siteArithmetic(samples, ids);
       for (const m of [...regular, ...(theme ? [theme] : [])]) {
@@ -271,4 +232,71 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       };
     },
   );
+}
+
+/**
+ * Why the stack fails in `ctx`: the first member whose stack without it answers, else the first that fails on its
+ * own there; undefined when neither (no single cause).
+ */
+async function findBreaker(
+  members: Member[],
+  configs: SiteConfig[],
+  settled: (cfg: SiteConfig, ctx: MeasureContext) => Promise<Outcome>,
+  ctx: MeasureContext,
+  fail: NullReason,
+): Promise<{ m: Member; why: string } | undefined> {
+  const cfgOf = (id: string) => configs.find((c) => c.id === id);
+  for (const m of members) {
+    const cfg = cfgOf(`without:${m.c.kind}:${m.d.slug}`);
+    if (cfg && 'ok' in (await settled(cfg, ctx))) {
+      return { m, why: `${fail.reason.startsWith('redirect') ? 'with it the stack redirects' : 'it breaks the stack'} (${ctx}: ${fail.reason}${fail.php_error ? `: ${firstLine(fail.php_error)}` : ''})` };
+    }
+  }
+  // No single cause: the first that fails on its own in this context.
+  for (const m of members) {
+    const cfg = cfgOf(`alone:${m.c.kind}:${m.d.slug}`);
+    const alone = cfg ? await settled(cfg, ctx) : undefined;
+    if (alone && 'fail' in alone) return { m, why: `it fails on its own (${ctx}: ${alone.fail.reason}${alone.fail.php_error ? `: ${firstLine(alone.fail.php_error)}` : ''})` };
+  }
+  return undefined;
+}
+
+/**
+ * The rounds: in each, every context, every configuration in a rotated order. A configuration that fails in a
+ * context has no figure there; the clean site failing ends the run. Returns the measured rounds' samples.
+ */
+async function siteRounds(
+  configs: SiteConfig[],
+  ask: (cfg: SiteConfig, ctx: MeasureContext) => Promise<Outcome>,
+  p: { rounds: number; warmup: number; check: () => void; progress: (l: string) => void },
+): Promise<SiteSamples> {
+  const { rounds, warmup, check, progress } = p;
+  const samples: SiteSamples = {};
+  const failed = new Map<string, string>();
+  const total = warmup + rounds;
+  for (let r = 0; r < total; r++) {
+    const warm = r < warmup;
+    for (const ctx of CONTEXTS) {
+      const order = configOrder(configs, r);
+      for (const [i, cfg] of order.entries()) {
+        check();
+        if (failed.has(`${cfg.id} ${ctx}`)) continue;
+        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}`);
+        const out = await ask(cfg, ctx);
+        if ('fail' in out) {
+          if (cfg.id === 'clean') throw new MeasureError(`WordPress itself fails without the site's components (${ctx}: ${out.fail.reason})`, 7);
+          if (!warm) failed.set(`${cfg.id} ${ctx}`, out.fail.reason);
+          continue;
+        }
+        if (warm) continue;
+        ((samples[cfg.id] ??= {})[ctx] ??= []).push(out.ok);
+      }
+    }
+  }
+  // A configuration that failed in a context has no figure there.
+  for (const key of failed.keys()) {
+    const [id, ctx] = key.split(' ');
+    delete samples[id]?.[ctx as MeasureContext];
+  }
+  return samples;
 }
