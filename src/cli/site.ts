@@ -40,7 +40,8 @@ export function siteTable(r: SiteRecord): string {
     rows.push([x.kind, x.slug, fig(x.in_site, 'homepage'), fig(x.alone, 'homepage'), fig(x.in_site, 'admin'), fig(x.alone, 'admin')]);
   }
   out.push(...pad(rows));
-  for (const x of r.components.filter((c) => c.note && !c.left_out)) out.push(`${x.kind} ${x.slug}: ${x.note}`);
+  const mus = r.components.filter((c) => c.must_use && !c.left_out);
+  if (mus.length) out.push(`Must-use plugins in the stack, not measured apart in this version (the sum of the parts leaves them out): ${mus.map((c) => c.slug).join(', ')}`);
   const left = r.components.filter((x) => x.left_out);
   if (left.length || r.drop_ins_left_out.length) {
     out.push('', 'Left out of the stack:');

@@ -1,6 +1,6 @@
 // Integration: `wp-bench measure SITE --site` on a calibration site written here: two plugins that bundle the same
 // library (loaded once, by whichever comes first: 3 MiB kept, 3 queries), one plugin on its own (1 MiB, 2 queries),
-// a must-use plugin (1 query), a theme with front-end cost (512 KiB, 2 queries), and a premium-style plugin whose
+// a must-use plugin (1 query), one whose dependency is missing (left out), a theme with front-end cost (512 KiB, 2 queries), and a premium-style plugin whose
 // activation fails. The stack within ±5 % + 256 KB of its true memory and exact in queries; each sharing plugin adds
 // ≈ 0 in the site while costing the library alone; the sum of the parts counts the library twice; the failing plugin
 // is left out with its reason; the site's folder is never written; nothing is left behind. On MariaDB and on SQLite.
@@ -29,6 +29,8 @@ async function writeSite(dir: string): Promise<void> {
   }
   await put('wp-content/plugins/solo/solo.php', "<?php\n/**\n * Plugin Name: Calibration solo\n * Version: 1.0\n */\n$GLOBALS['wpb_solo'] = str_repeat('o', 1024 * 1024);\nadd_action('init', function () { global $wpdb; $wpdb->get_var('SELECT 10'); $wpdb->get_var('SELECT 11'); });\n");
   await put('wp-content/plugins/premium/premium.php', "<?php\n/**\n * Plugin Name: Calibration premium (its activation fails without a licence)\n * Version: 1.0\n */\nregister_activation_hook(__FILE__, function () { trigger_error('no licence key', E_USER_ERROR); });\n");
+  // As an agency site committed without `composer install`: a must-use plugin whose dependency is missing.
+  await put('wp-content/mu-plugins/needs-vendor.php', "<?php\n/**\n * Plugin Name: Calibration must-use needing vendor/\n */\nrequire __DIR__ . '/needs-vendor/vendor/autoload.php';\n");
   await put('wp-content/mu-plugins/site-mu.php', "<?php\n/**\n * Plugin Name: Calibration must-use\n */\nadd_action('init', function () { global $wpdb; $wpdb->get_var('SELECT 20'); });\n");
   await put('wp-content/themes/cal-theme/style.css', '/*\nTheme Name: Calibration theme\nVersion: 1.0\n*/\n');
   await put('wp-content/themes/cal-theme/index.php', "<?php\n$GLOBALS['wpb_theme'] = str_repeat('t', 512 * 1024);\nglobal $wpdb; $wpdb->get_var('SELECT 30'); $wpdb->get_var('SELECT 31');\nwp_head(); echo '<p>calibration</p>'; wp_footer();\n");
@@ -112,6 +114,7 @@ for (const db of ['mariadb', 'sqlite'] as const) describe(`wp-bench measure SITE
     assert.match(String(comp('premium').left_out), /activation failed|breaks/);
     assert.equal(comp('premium').in_site, null);
     assert.deepEqual(rec.drop_ins_left_out, ['wp-content/object-cache.php']);
+    assert.match(String(comp('needs-vendor').left_out), /breaks every request .*needs-vendor\/vendor\/autoload\.php/);
     assert.equal(comp('site-mu').must_use, true);
     assert.equal(comp('site-mu').left_out, null);
     assert.equal(rec.local.database?.engine, db);

@@ -188,6 +188,15 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         for (const ctx of CONTEXTS) {
           const out = await settled(configs.find((c) => c.id === 'stack')!, ctx);
           if ('ok' in out) continue;
+          // A must-use plugin named in PHP's error (its Composer dependencies missing, say): taken out of the site's
+          // mu-plugins folder, since no configuration can switch it off.
+          const mu = mustUseIn(out.fail.php_error, mus.filter((m) => !left.has(m.c)));
+          if (mu) {
+            await fs.rm(path.join(site.siteDir, 'wp-content', 'mu-plugins', mu.c.mainFile), { force: true });
+            broken = mu.c;
+            leftWhy.set(mu.c, `it breaks every request (${ctx}: ${out.fail.reason}: ${firstLine(out.fail.php_error ?? '')})`);
+            break;
+          }
           const found = await findBreaker([...regular, ...(theme ? [theme] : [])].filter((m) => !left.has(m.c)), configs, settled, ctx, out.fail);
           if (found) {
             broken = found.m.c;
@@ -210,7 +219,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         const fig = a.components[id];
         results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null });
       }
-      for (const m of mus) results.push({ kind: 'plugin', slug: m.d.slug, name: m.c.name, must_use: true, alone: null, in_site: null, left_out: null, note: 'a must-use plugin: in the stack on every request; not measured apart in this version' });
+      for (const m of mus) results.push({ kind: 'plugin', slug: m.d.slug, name: m.c.name, must_use: true, alone: null, in_site: null, left_out: leftWhy.get(m.c) ?? null, ...(left.has(m.c) ? {} : { note: 'a must-use plugin: in the stack on every request; not measured apart in this version' }) });
       const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
       results.sort((x, y) => Number(x.left_out !== null) - Number(y.left_out !== null) || key(y) - key(x) || x.slug.localeCompare(y.slug));
       return {
@@ -299,4 +308,11 @@ async function siteRounds(
     delete samples[id]?.[ctx as MeasureContext];
   }
   return samples;
+}
+
+/** The must-use plugin whose file (or a sub-folder it loads) a PHP error names: "…/wp-content/mu-plugins/NAME…". */
+function mustUseIn(error: string | null | undefined, mus: Member[]): Member | undefined {
+  // Every path the error names (the failing line's file is often the last): the loader's file first, else a folder it loads.
+  const names = error ? [...error.matchAll(/\/wp-content\/mu-plugins\/([^/\s:()']+)/g)].map((x) => x[1]) : [];
+  return mus.find((m) => names.includes(m.c.mainFile)) ?? mus.find((m) => names.some((n) => (m.c.muFolders ?? []).includes(n)));
 }
