@@ -109,7 +109,7 @@ export async function withOpenSite<T>(
     // The database server starts while the site is copied: its connection is known before (a socket in the run's folder).
     const dbDir = path.join(root, 'work', 'mysql');
     const dbName = env.database.kind === 'url' ? `wpbench_${crypto().randomBytes(6).toString('hex')}` : 'wordpress';
-    let dbConn: { host: string; name: string; user: string; password: string } | undefined;
+    let dbConn: DbConnection | undefined;
     if (env.database.kind === 'server') {
       const b = env.database.bins;
       progress(`starting a throwaway ${databaseLabel({ engine: b.engine, version: b.version })} server (a Unix socket in the run's folder, networking off)`);
