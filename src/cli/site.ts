@@ -1,7 +1,7 @@
 // What `measure SITE --site` says in the terminal (English, as the CLI): the stack as it runs beside the sum of its
 // parts measured alone (and the difference, which is the point), then each component by what it adds in the site.
-import type { ContextFigures, Figures } from '../core/measure/sitePlan';
-import type { SiteRecord } from '../core/measure/siteRun';
+import type { ContextFigures, Figures } from '../core/measure/siteRecord';
+import type { SiteRecord } from '../core/measure/siteRecord';
 import { databaseLabel } from '../core/measure/database';
 import { CONTEXTS } from '../core/measure/method';
 

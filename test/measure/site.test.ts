@@ -10,7 +10,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
-import type { SiteRecord } from '../../src/core/measure/siteRun';
+import type { SiteRecord } from '../../src/core/measure/siteRecord';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const near = (kb: number, truth: number) => Math.abs(kb - truth) <= truth * 0.05 + 256;

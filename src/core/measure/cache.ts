@@ -51,6 +51,14 @@ export async function componentHash(
   return h.digest('hex');
 }
 
+/** The hash a record keeps of what was measured: the component's files, a child theme's with its parent's. */
+export async function sourceHash(c: MeasuredComponent, opts: HashOptions = {}): Promise<string> {
+  const own = await componentHash(c, opts);
+  if (!c.parent) return own;
+  const parent = await componentHash({ kind: 'theme', source: c.parent.source, singleFile: false }, opts);
+  return crypto().createHash('sha256').update(`${own}\0${parent}`).digest('hex');
+}
+
 /** Feeds the relative path, size and bytes of every file of the folder's walk to `h`, in the walk's order. */
 async function hashTree(h: Hash, root: string, opts: HashOptions): Promise<void> {
   const { signal } = opts;

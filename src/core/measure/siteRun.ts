@@ -1,12 +1,12 @@
 // `wp-bench measure SITE --site`: the site's whole stack on one throwaway WordPress, against the clean site, and
 // what each component costs alone and adds in the site. The inventory is the scan's; the configurations and the
-// arithmetic are sitePlan.ts's; the site is built, run and removed as every measurement is (openSite.ts).
+// arithmetic are sitePlan.ts's; the record's shape is siteRecord.ts's; the site is built, run and removed as every measurement is (openSite.ts).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scanWorkspace } from '../scan/workspace';
 import type { DetectedComponent } from '../model';
 import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type MeasuredComponent } from './component';
-import type { DatabaseInfo } from './method';
+import type { SiteComponentResult, SiteRecord } from './siteRecord';
 import { CONTEXTS, type MeasureContext, type NullReason } from './method';
 import { withOpenSite } from './openSite';
 import { phpErrorText } from './siteClient';
@@ -15,32 +15,12 @@ import { requestContext, type Outcome } from './rounds';
 import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
 import { findEnvironment } from './runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from './site';
-import { configOrder, siteArithmetic, siteConfigs, type ContextFigures, type SiteConfig, type SiteSamples } from './sitePlan';
+import { configOrder, siteArithmetic, siteConfigs, type SiteConfig, type SiteSamples } from './sitePlan';
 import { underDeadline } from './engine';
+import { sourceHash } from './cache';
 
 /** WordPress's drop-ins: files of wp-content the stack leaves out (listed). */
 const DROP_INS = ['advanced-cache.php', 'db.php', 'db-error.php', 'install.php', 'maintenance.php', 'object-cache.php', 'php-error.php', 'fatal-error-handler.php', 'sunrise.php', 'blog-deleted.php', 'blog-inactive.php', 'blog-suspended.php'];
-
-export interface SiteComponentResult {
-  kind: 'plugin' | 'theme';
-  slug: string;
-  name: string;
-  must_use?: true;
-  alone: { contexts: ContextFigures } | null;
-  in_site: { contexts: ContextFigures } | null;
-  left_out: string | null;
-  /** why a member of the stack has no figures of its own */
-  note?: string;
-}
-
-export interface SiteRecord {
-  source: 'local';
-  site: { contexts: ContextFigures };
-  components: SiteComponentResult[];
-  sum_of_alone: { contexts: ContextFigures };
-  drop_ins_left_out: string[];
-  local: { database: DatabaseInfo | null; theme: string | null; wordpress: string; php: string; runtime: string; rounds: number; configurations: number; duration_s: number };
-}
 
 /** The first line of a PHP error (its stack trace follows), at most 300 characters. */
 const firstLine = (text: string) => text.split('\n')[0].slice(0, 300);
@@ -116,6 +96,13 @@ async function inventory(root: string, o: MeasureOptions & { theme?: string }, p
 async function run(o: MeasureOptions & { theme?: string }, started: number, progress: (l: string) => void): Promise<SiteRecord> {
   const root = path.resolve(o.cwd, o.path);
   const { results, plugins, theme, dropIns } = await inventory(root, o, progress);
+  const measuredAt = new Date().toISOString();
+  // What each member's files were when the run started: the editor marks the record stale when one changes.
+  const hashes = new Map<MeasuredComponent, { path: string; hash: string }>();
+  for (const m of [...plugins, ...(theme ? [theme] : [])]) {
+    const hash = await sourceHash(m.c, { signal: o.signal }).catch(() => undefined);
+    if (hash) hashes.set(m.c, { path: path.relative(root, m.c.source).split(path.sep).join('/'), hash });
+  }
   const env = await findEnvironment(o);
   if (env.runtime !== 'php') throw new MeasureError('--site needs the native php runtime (Playground measures one component at a time)', 8);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
@@ -217,13 +204,14 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       for (const m of [...regular, ...(theme ? [theme] : [])]) {
         const id = `${m.c.kind}:${m.d.slug}`;
         const fig = a.components[id];
-        results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null });
+        results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null, ...hashes.get(m.c) });
       }
-      for (const m of mus) results.push({ kind: 'plugin', slug: m.d.slug, name: m.c.name, must_use: true, alone: null, in_site: null, left_out: leftWhy.get(m.c) ?? null, ...(left.has(m.c) ? {} : { note: 'a must-use plugin: in the stack on every request; not measured apart in this version' }) });
+      for (const m of mus) results.push({ kind: 'plugin', slug: m.d.slug, name: m.c.name, must_use: true, alone: null, in_site: null, left_out: leftWhy.get(m.c) ?? null, ...(left.has(m.c) ? {} : { note: 'a must-use plugin: in the stack on every request; not measured apart in this version' }), ...hashes.get(m.c) });
       const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
       results.sort((x, y) => Number(x.left_out !== null) - Number(y.left_out !== null) || key(y) - key(x) || x.slug.localeCompare(y.slug));
       return {
         source: 'local',
+        measured_at: measuredAt,
         site: { contexts: a.site },
         components: results,
         sum_of_alone: { contexts: a.sum_of_alone },

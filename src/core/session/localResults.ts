@@ -5,7 +5,7 @@
 import { crypto } from '../lazyNode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { componentHash } from '../measure/cache';
+import { sourceHash } from '../measure/cache';
 import { ComponentLoadingError, detectComponent } from '../measure/component';
 import { TreeLimitError } from '../measure/tree';
 import { CONTEXTS, type LocalRecord, type LocalResult } from '../measure/method';
@@ -29,12 +29,8 @@ const HOST_READS = 2;
  */
 export async function hashOfPath(p: string, signal?: AbortSignal): Promise<string | undefined> {
   try {
-    const c = await detectComponent(p, signal);
-    const own = await componentHash(c, { signal, concurrency: HOST_READS });
     // A child theme is measured with its parent: a change there makes the record stale too.
-    if (!c.parent) return own;
-    const parent = await componentHash({ kind: 'theme', source: c.parent.source, singleFile: false }, { signal, concurrency: HOST_READS });
-    return crypto().createHash('sha256').update(`${own}\0${parent}`).digest('hex');
+    return await sourceHash(await detectComponent(p, signal), { signal, concurrency: HOST_READS });
   } catch (err) {
     if (signal?.aborted || err instanceof TreeLimitError || err instanceof ComponentLoadingError) throw err;
     return undefined;
