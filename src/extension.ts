@@ -11,6 +11,7 @@ import { ApiKeyStore } from './vscode/apiKey';
 import { createBench, type Bench } from './vscode/bench';
 import { registerCommands } from './vscode/commands';
 import { registerMeasure, registerProfile, type MeasureCommand } from './vscode/measure';
+import { registerMeasureSite, type MeasureSiteCommand } from './vscode/measureSite';
 import { PROFILE_LENS_SELECTOR, ProfileLensProvider } from './vscode/profileLens';
 import { FlamePanel, registerFlameGraph } from './vscode/flameGraph';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
@@ -44,6 +45,7 @@ export interface WpBenchApi {
   inline: InlineGrades;
   measure: MeasureCommand;
   profile: MeasureCommand;
+  measureSite: MeasureSiteCommand;
   lenses: ProfileLensProvider;
   keys: ApiKeyStore;
   activationMs: number;
@@ -101,6 +103,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // from the notification centre, and a host that refuses dialogs, as an extension development host does, shows it).
   const measure = registerMeasure(commands, context, bench, { confirm: ui.ask });
   const profile = registerProfile(commands, context, bench, { confirm: ui.ask });
+  const measureSite = registerMeasureSite(commands, context, bench, { confirm: ui.ask }, () => measure.running?.slug ?? profile.running?.slug);
+  measure.busyWith = profile.busyWith = () => measureSite.running?.slug;
   registerFlameGraph(commands, context, bench);
   const lenses = new ProfileLensProvider(bench);
   context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider(PROFILE_LENS_SELECTOR, lenses));
@@ -161,7 +165,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidSaveTextDocument((d) => {
       if (d.uri.fsPath.endsWith('.php') && (index.in(d.uri.fsPath).length > 0 || /Plugin Name\s*:/i.test(d.getText().slice(0, 8192)))) rescanSoon();
       // A saved file of a measured component makes its local measurement stale (content hash).
-      if (d.uri.scheme === 'file') debounce(`local:${d.uri.fsPath}`, 500, () => void bench.local.recheck(d.uri.fsPath));
+      if (d.uri.scheme === 'file') debounce(`local:${d.uri.fsPath}`, 500, () => void bench.local.recheck(d.uri.fsPath).then(() => bench.sites.recheck(d.uri.fsPath)));
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(rescanSoon),
   );
@@ -188,7 +192,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), flamePanel: () => FlamePanel.active, answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, measureSite, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), flamePanel: () => FlamePanel.active, answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

@@ -262,7 +262,7 @@ export function registerCommands(
   };
 
   register('wpBench.showSiteReport', async () => {
-    GlancePanel.show(context.extensionUri, 'wpBench.siteReport', vscode.l10n.t('WP Bench: Site Report'), siteReportView(bench.judgement()), (kind, slug) => void openComponent(kind, slug));
+    GlancePanel.show(context.extensionUri, 'wpBench.siteReport', vscode.l10n.t('WP Bench: Site Report'), siteReportView(bench.judgement(), bench.siteResult()), (kind, slug) => void openComponent(kind, slug));
     return true;
   });
 

@@ -49,6 +49,8 @@ export class MeasureCommand {
   /** wpBench.measureLocally, or wpBench.profileLocally (the same run with --profile: where the time goes). */
   readonly id: string;
   running: RunningMeasure | undefined;
+  /** Another run in progress (Measure Site Locally), if any: one measurement at a time on this machine. */
+  busyWith: () => string | undefined = () => undefined;
   private runtimeMessageShown = false;
 
   /** The user has agreed once to run a component's PHP (asked the first time). */
@@ -71,8 +73,9 @@ export class MeasureCommand {
       void vscode.window.showWarningMessage(vscode.l10n.t('WP Bench: Measure Locally runs the component\'s PHP, so it is only available in a trusted workspace.'));
       return { status: 'untrusted' };
     }
-    if (this.running) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} is being measured; wait for it or cancel it first.', this.running.slug));
+    const other = this.running?.slug ?? this.busyWith();
+    if (other) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} is being measured; wait for it or cancel it first.', other));
       return { status: 'busy' };
     }
     const target = await this.target(arg);

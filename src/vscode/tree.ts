@@ -10,11 +10,14 @@ import { plainText } from '../core/report/plain';
 import { lookupNote } from '../core/scan/lookup';
 import type { Bench, ComponentEntry } from './bench';
 import { hoverFor } from './hover';
+import { memberText, siteContextText, siteFactsText, siteTotalText, siteTotalTooltip } from '../core/present/siteLocal';
+import { siteOf } from '../core/session/surfaces';
 
 export type Node =
   | { type: 'total' }
   | { type: 'total-context'; context: ContextName }
   | { type: 'total-sources' }
+  | { type: 'total-site' }
   | { type: 'group'; kind: ComponentKind }
   | { type: 'component'; entry: ComponentEntry }
   | { type: 'context'; entry: ComponentEntry; context: ContextName }
@@ -67,7 +70,8 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
     }
     switch (node.type) {
       case 'total':
-        return [...CONTEXT_NAMES.map((context) => ({ type: 'total-context', context }) as Node), { type: 'total-sources' }];
+        // Measured as a site: the facts of that run instead of where the sum comes from.
+        return [...CONTEXT_NAMES.map((context) => ({ type: 'total-context', context }) as Node), { type: this.bench.siteResult() ? 'total-site' : 'total-sources' }];
       case 'group':
         return this.visible(node.kind).map((entry) => ({ type: 'component', entry }) as Node);
       case 'problems':
@@ -124,6 +128,12 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         } else {
           item.description = base;
         }
+        // Measured as a site (Measure Site Locally): the stack as it runs is the total, the sum of the parts beside it.
+        const site = this.bench.siteResult();
+        if (site) {
+          item.description = judgement?.budgets.length ? `${item.description!.toString().split(' · ')[0]} · ${siteTotalText(site)}` : siteTotalText(site);
+          lines.unshift(...siteTotalTooltip(site), '', '---', '');
+        }
         item.tooltip = new vscode.MarkdownString(lines.join('\n'));
         item.id = 'wpBench.total';
         item.contextValue = 'total';
@@ -132,7 +142,8 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
       case 'total-context': {
         const total = this.total();
         const item = new vscode.TreeItem(contextLabel(node.context), vscode.TreeItemCollapsibleState.None);
-        item.description = siteTotalLine(total.contexts[node.context]);
+        const site = this.bench.siteResult();
+        item.description = site ? siteContextText(site, node.context) : siteTotalLine(total.contexts[node.context]);
         item.id = `wpBench.total.${node.context}`;
         return item;
       }
@@ -144,6 +155,16 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         item.accessibilityInformation = { label: vscode.l10n.t('Site total counts {0}', siteSourcesLine(total)) };
         item.iconPath = new vscode.ThemeIcon('info');
         item.id = 'wpBench.total.sources';
+        return item;
+      }
+      case 'total-site': {
+        const site = this.bench.siteResult()!;
+        const item = new vscode.TreeItem(vscode.l10n.t('Measured as a site'), vscode.TreeItemCollapsibleState.None);
+        item.description = siteFactsText(site);
+        item.tooltip = new vscode.MarkdownString(siteTotalTooltip(site).join('\n'));
+        item.iconPath = new vscode.ThemeIcon(site.stale ? 'warning' : 'beaker');
+        item.id = 'wpBench.total.site';
+        item.contextValue = 'siteMeasured';
         return item;
       }
       case 'group': {
@@ -171,6 +192,13 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
           const l = localTreeText(local);
           state = api ? `${state} · ${l.description}` : l.description;
           spoken = api ? `${spoken}; ${l.spoken}` : l.spoken;
+        }
+        // Measured as part of its site: what it adds there beside what it costs alone.
+        const inSite = siteOf(this.bench, entry);
+        if (inSite) {
+          const t = memberText(inSite.result, inSite.member);
+          state = `${state} · ${t}`;
+          spoken = `${spoken}; ${t}`;
         }
         item.description = notInRepo ? vscode.l10n.t('{0} · not in this repository', state) : state;
         const label = entry.kind === 'plugin' ? vscode.l10n.t('{0}, plugin {1}, {2}', name, entry.slug, spoken) : vscode.l10n.t('{0}, theme {1}, {2}', name, entry.slug, spoken);

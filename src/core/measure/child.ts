@@ -1,8 +1,9 @@
-// Runs `wp-bench measure PATH --json` in a child process (the editor's own Node: the extension host never blocks on
+// Runs `wp-bench measure PATH --json` (or `--site --json`) in a child process (the editor's own Node: the extension host never blocks on
 // PHP), reads its progress lines from stderr and its one record from stdout. Cancelling sends SIGTERM (the CLI
 // stops the site and removes its folder), then SIGKILL if it has not exited after a grace period.
 import { childProcess } from '../lazyNode';
 import type { LocalRecord } from './method';
+import { isSiteRecord, type SiteRecord } from './siteRecord';
 
 export interface MeasureChildOptions {
   /** Node (in VS Code: process.execPath with ELECTRON_RUN_AS_NODE=1). */
@@ -50,10 +51,22 @@ export function progressStep(line: string): string | undefined {
   return t.replace(/ in \/\S+$/, '').replace(/ \(server pid \d+\)$/, '');
 }
 
+const isLocalRecord = (v: unknown): v is LocalRecord => (v as LocalRecord)?.source === 'local' && typeof (v as LocalRecord).slug === 'string';
+
+/** `measure PATH --json`: one component's record. */
 export function runMeasureChild(o: MeasureChildOptions): Promise<LocalRecord> {
+  return runCliChild(o, ['measure', o.path, '--json', ...(o.extraArgs ?? [])], isLocalRecord);
+}
+
+/** `measure ROOT --site --json`: the site's record (its shape checked). */
+export function runSiteChild(o: MeasureChildOptions): Promise<SiteRecord> {
+  return runCliChild(o, ['measure', o.path, '--site', '--json', ...(o.extraArgs ?? [])], isSiteRecord);
+}
+
+function runCliChild<T>(o: MeasureChildOptions, args: string[], accept: (v: unknown) => v is T): Promise<T> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(new MeasureChildError('cancelled', null, true));
-    const child = childProcess().spawn(o.node, [o.cli, 'measure', o.path, '--json', ...(o.extraArgs ?? [])], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn(o.node, [o.cli, ...args], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     if (child.pid !== undefined) o.onSpawn?.(child.pid);
     let stdout = '';
     let stderrTail = '';
@@ -89,8 +102,8 @@ export function runMeasureChild(o: MeasureChildOptions): Promise<LocalRecord> {
       if (cancelled) return reject(new MeasureChildError('cancelled', code, true));
       if (code === 0) {
         try {
-          const record = JSON.parse(stdout.trim().split('\n').pop() ?? '') as LocalRecord;
-          if (record?.source !== 'local' || typeof record.slug !== 'string') throw new Error('not a local record');
+          const record: unknown = JSON.parse(stdout.trim().split('\n').pop() ?? '');
+          if (!accept(record)) throw new Error('not a local record');
           return resolve(record);
         } catch (err) {
           return reject(new MeasureChildError(`the measurement printed no record (${(err as Error).message})`, code));

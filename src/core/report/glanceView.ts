@@ -6,6 +6,7 @@ import { l10n } from '../l10n';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { contextLabel, escapeHtml, siteTotalLine } from '../present/outcome';
 import type { Judgement } from './judge';
+import { figuresText, siteFactsLine, type SiteResult } from '../present/siteLocal';
 
 export interface GlanceViewData {
   mode: 'site' | 'compare';
@@ -59,11 +60,50 @@ function chartBlock(): string {
   ].join('\n');
 }
 
-/** The site report: the total per context, then the chart with its switches and the lists beside it. */
-export function siteReportView(j: Judgement): { body: string; data: GlanceViewData } {
+/** The site measured as it runs (Measure Site Locally): the stack beside the sum of the parts, each component's part. */
+function asItRuns(site: SiteResult): string[] {
+  const rec = site.record;
+  const parts = [`<section class="as-it-runs"><h2>${escapeHtml(l10n.t('The site as it runs'))}</h2>`];
+  parts.push(`<p class="sub">${escapeHtml(siteFactsLine(site))}</p>`);
+  if (site.stale) parts.push(`<p class="stale" role="note">${escapeHtml(l10n.t('⚠ Stale: {0}. Run WP Bench: Measure Site Locally again.', site.stale))}</p>`);
+  parts.push(`<table class="totals"><caption>${escapeHtml(l10n.t('Every plugin, must-use plugin and the theme active together, against clean WordPress; the sum of the parts adds each measured alone'))}</caption>`);
+  parts.push(`<thead><tr><th scope="col"></th><th scope="col">${escapeHtml(l10n.t('As it runs'))}</th><th scope="col">${escapeHtml(l10n.t('Sum of the parts'))}</th><th scope="col">${escapeHtml(l10n.t('Difference'))}</th></tr></thead><tbody>`);
+  for (const c of CONTEXT_NAMES) {
+    const a = rec.site.contexts[c];
+    const b = rec.sum_of_alone.contexts[c];
+    const d = a && b ? { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta } : null;
+    parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(figuresText(a))}</td><td>${escapeHtml(figuresText(b))}</td><td>${escapeHtml(d ? figuresText(d) : '—')}</td></tr>`);
+  }
+  parts.push('</tbody></table>');
+  const members = rec.components.filter((c) => !c.left_out && (c.in_site || c.alone));
+  if (members.length) {
+    parts.push(`<table class="members"><caption>${escapeHtml(l10n.t('What each component adds in this site (the stack without it) and costs alone, on the homepage'))}</caption>`);
+    parts.push(`<thead><tr><th scope="col">${escapeHtml(l10n.t('Plugin or theme'))}</th><th scope="col">${escapeHtml(l10n.t('In this site'))}</th><th scope="col">${escapeHtml(l10n.t('Alone'))}</th></tr></thead><tbody>`);
+    for (const c of members) parts.push(`<tr><th scope="row">${escapeHtml(c.name)} <code>${escapeHtml(c.slug)}</code></th><td>${escapeHtml(figuresText(c.in_site?.contexts.homepage))}</td><td>${escapeHtml(figuresText(c.alone?.contexts.homepage))}</td></tr>`);
+    parts.push('</tbody></table>');
+  }
+  const left = rec.components.filter((c) => c.left_out);
+  if (left.length || rec.drop_ins_left_out.length) {
+    parts.push(`<details><summary>${escapeHtml(l10n.t('Left out of the stack ({0})', left.length + rec.drop_ins_left_out.length))}</summary><ul>`);
+    for (const c of left) parts.push(`<li><code>${escapeHtml(c.slug)}</code>: ${escapeHtml(c.left_out!)}</li>`);
+    for (const d of rec.drop_ins_left_out) parts.push(`<li><code>${escapeHtml(d)}</code>: ${escapeHtml(l10n.t('a drop-in: not measured (it changes what every request does)'))}</li>`);
+    parts.push('</ul></details>');
+  }
+  const mus = rec.components.filter((c) => c.must_use && !c.left_out);
+  if (mus.length) parts.push(`<p class="note">${escapeHtml(l10n.t('Must-use plugins in the stack, not measured apart: {0}', mus.map((c) => c.slug).join(', ')))}</p>`);
+  parts.push('</section>');
+  return parts;
+}
+
+/**
+ * The site report: the site as it runs when it was measured so, then the total of the parts per context, then the
+ * chart with its switches and the lists beside it.
+ */
+export function siteReportView(j: Judgement, site?: SiteResult): { body: string; data: GlanceViewData } {
   const parts: string[] = [];
   parts.push(`<header><h1>${escapeHtml(l10n.t('Site report'))}</h1><p class="sub">${escapeHtml(plural(j.counts.components, l10n.t('1 plugin or theme, {0} benchmarked', j.counts.benchmarked), l10n.t('{0} plugins and themes, {1} benchmarked', j.counts.components, j.counts.benchmarked)))}</p></header>`);
   if (j.synthetic) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticBanner())}</p>`);
+  if (site) parts.push(...asItRuns(site));
   parts.push(`<table class="totals"><caption>${escapeHtml(l10n.t('Site total: the measured extra cost of every plugin and theme, per context'))}</caption><tbody>`);
   for (const c of CONTEXT_NAMES) parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(siteTotalLine(j.total.contexts[c]))}</td></tr>`);
   parts.push('</tbody></table>');

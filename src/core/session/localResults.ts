@@ -2,8 +2,6 @@
 // record the engine returned, the folder or file that was measured and the content hash of its files at that time.
 // A record whose files changed since is stale; it is measured again only when the user asks. Persisted as one JSON
 // file in the extension's storage; a record that does not have the engine's shape is dropped on load.
-import { crypto } from '../lazyNode';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { sourceHash } from '../measure/cache';
 import { ComponentLoadingError, detectComponent } from '../measure/component';
@@ -11,6 +9,7 @@ import { TreeLimitError } from '../measure/tree';
 import { CONTEXTS, type LocalRecord, type LocalResult } from '../measure/method';
 import type { ComponentKind } from '../model';
 import { Emitter } from './events';
+import { readJsonFile, writeJsonAtomic } from './jsonStore';
 import { localKey } from '../report/judge';
 
 
@@ -94,14 +93,7 @@ export class LocalResults {
   /** Reads the stored results once, then checks each against its files. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      const st = await fs.stat(this.file).catch(() => undefined);
-      if (!st?.isFile() || st.size > MAX_FILE_BYTES) return;
-      let data: unknown;
-      try {
-        data = JSON.parse(await fs.readFile(this.file, 'utf8'));
-      } catch {
-        return;
-      }
+      const data = await readJsonFile(this.file, MAX_FILE_BYTES);
       for (const v of Array.isArray((data as { results?: unknown })?.results) ? (data as { results: unknown[] }).results : []) {
         const r = v as LocalResult;
         if ((r?.kind !== 'plugin' && r?.kind !== 'theme') || typeof r.slug !== 'string' || typeof r.source !== 'string' || !path.isAbsolute(r.source) || typeof r.hash !== 'string' || !isLocalRecord(r.record)) continue;
@@ -150,11 +142,7 @@ export class LocalResults {
   }
 
   private async save(): Promise<void> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${crypto().randomBytes(6).toString('hex')}.tmp`;
-    const results = this.all().map(({ stale: _stale, ...r }) => r);
-    await fs.writeFile(tmp, JSON.stringify({ version: 1, results }));
-    await fs.rename(tmp, this.file);
+    await writeJsonAtomic(this.file, { version: 1, results: this.all().map(({ stale: _stale, ...r }) => r) });
   }
 
   dispose(): void {

@@ -24,7 +24,8 @@ import { LookupConsent, type Prompt } from './consent';
 import { WorkspaceDocuments } from './documents';
 import { DisposableStore, Emitter } from './events';
 import { WorkspaceJudgement } from './judgement';
-import { LocalResults } from './localResults';
+import { contains, LocalResults } from './localResults';
+import { SiteResults, type SiteResult } from './siteResults';
 import type { LocalResult } from '../measure/method';
 import { LookupRunner } from './lookupRunner';
 import { Notices } from './notices';
@@ -45,6 +46,8 @@ export class WorkspaceSession extends DisposableStore {
   readonly lookups: LookupService;
   /** Measurements made on this machine (Measure Locally), per `${kind}:${slug}`. */
   readonly local: LocalResults;
+  /** Site measurements made on this machine (Measure Site Locally), per workspace folder. */
+  readonly sites: SiteResults;
   private readonly cache: DiskCache;
   private readonly now: () => number;
   private readonly changed = this._register(new Emitter<void>());
@@ -84,6 +87,8 @@ export class WorkspaceSession extends DisposableStore {
     this.local = this._register(new LocalResults(path.join(host.storageDir, 'local-results.json')));
     this.rules = new WorkspaceJudgement(host, this.documents, (kind, slug) => this.outcome(kind, slug), this.local);
     this._register(this.local.onDidChange(() => this.changed.fire()));
+    this.sites = this._register(new SiteResults(path.join(host.storageDir, 'site-results.json')));
+    this._register(this.sites.onDidChange(() => this.changed.fire()));
     this._register(this.cycles);
     this._register(this.connection);
   }
@@ -158,6 +163,25 @@ export class WorkspaceSession extends DisposableStore {
   /** The local measurement of a component, when it was measured on this machine. */
   localResult(kind: ComponentKind, slug: string): LocalResult | undefined {
     return this.local.get(kind, slug);
+  }
+
+  /**
+   * The site measurement of `root`, else the latest of a site in the open folders (a folder, or a site's folder
+   * inside one: Measure Site Locally on a sub-folder of a monorepo).
+   */
+  siteResult(root?: string): SiteResult | undefined {
+    if (root !== undefined) return this.sites.get(root);
+    const folders = this.host.folders().map((f) => f.root);
+    return this.sites
+      .all()
+      .filter((r) => folders.some((f) => contains(f, r.root)))
+      .sort((a, b) => (b.record.measured_at ?? '').localeCompare(a.record.measured_at ?? ''))[0];
+  }
+
+  /** "kind:slug" of the components installed under `root` now (a plugin's or theme's header, a must-use plugin). */
+  installedIn(root: string): Set<string> {
+    const installed = new Set(['plugin-header', 'theme-header', 'mu-plugin']);
+    return new Set(this.documents.components.filter((e) => e.locations.some((l) => installed.has(l.source) && contains(root, l.file))).map((e) => `${e.kind}:${e.slug}`));
   }
 
   outcome(kind: ComponentKind, slug: string): LookupOutcome | undefined {
@@ -254,6 +278,9 @@ export class WorkspaceSession extends DisposableStore {
     // Local measurements: loaded once, then checked against their files after each scan (stale when changed).
     if (this.local.loadStarted) await this.local.recheck();
     else await this.local.load(); // checks them itself
+    // Site measurements: stale when a member's files changed or the folder's components are no longer the same.
+    await this.sites.load();
+    await this.sites.recheck(undefined, (root) => this.installedIn(root));
     await this.lookupAll();
   }
 

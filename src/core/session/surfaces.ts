@@ -5,6 +5,10 @@ import { formatCount, formatMemoryKb, formatMs, formatQuota, isWorseThan, plural
 import { l10n } from '../l10n';
 import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../present/local';
 import { hoverMarkdown } from '../present/outcome';
+import { siteHoverSection, siteMember } from '../present/siteLocal';
+import type { SiteComponentResult } from '../measure/siteRecord';
+import type { SiteResult } from './siteResults';
+import { contains } from './localResults';
 import { lookupExplanation, lookupNote } from '../scan/lookup';
 import { versionsNote } from '../versions';
 import type { ComponentEntry, WorkspaceSession } from './session';
@@ -35,7 +39,19 @@ export function componentHover(session: WorkspaceSession, entry: ComponentEntry,
   const api = apiBenchmarked(outcome);
   if (local) lines.push(...localHoverSection(local, api, { link }));
   else if (link && !api) lines.push('', `${measureLink(entry.kind, entry.slug)} — ${l10n.t('runs its PHP in a throwaway WordPress on this machine')}`);
+  // Measured as part of its site (Measure Site Locally): what it adds there beside what it costs alone.
+  const site = siteOf(session, entry);
+  if (site) lines.push(...siteHoverSection(site.result, site.member));
   return lines.join('\n');
+}
+
+/** The site measurement shown (the latest in the open folders) when it holds the component, and its entry there. */
+export function siteOf(session: WorkspaceSession, entry: ComponentEntry): { result: SiteResult; member: SiteComponentResult } | undefined {
+  const result = session.siteResult();
+  const member = siteMember(result, entry.kind, entry.slug);
+  // The same component: declared inside the measured site's folder (not a namesake elsewhere in a monorepo).
+  if (!result || !member || !entry.locations.some((l) => contains(result.root, l.file))) return undefined;
+  return { result, member };
 }
 
 export interface DiagnosticSpec {

@@ -6,20 +6,10 @@ import fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Node } from '../../../src/vscode/tree';
 import type { MeasureOutcome } from '../../../src/vscode/measure';
-import { API_URL, KEYS, api, hoverText, positionOf, setApiUrl, usage, waitFor, workspaceFile } from './util';
+import { API_URL, KEYS, api, gone, hoverText, positionOf, setApiUrl, usage, waitFor, workspaceFile } from './util';
 
 const LAYERSLIDER = 'wp-content/plugins/LayerSlider/layerslider.php';
 const ACME = 'wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php';
-
-const gone = (pid: number | undefined) => {
-  if (pid === undefined) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-};
 
 async function componentItem(slug: string) {
   const a = await api();

@@ -22,7 +22,7 @@ describe('WP Bench in an untrusted workspace', function () {
     assert.equal((await usage(KEYS.scale)) - before, a.bench.activeEntries.filter((e) => e.lookup === 'yes').length, 'after consent: one request per unique slug');
   });
 
-  it('Measure Locally: no link in the hover, and the command runs nothing', async () => {
+  it('Measure Locally: no link in the hover, and the command runs nothing (nor Measure Site Locally)', async () => {
     const a = await api();
     const entry = await waitFor('layerslider detected', () => a.bench.components.find((e) => e.slug === 'LayerSlider'));
     const uri = vscode.Uri.file(entry.locations[0].file);
@@ -35,5 +35,9 @@ describe('WP Bench in an untrusted workspace', function () {
     assert.equal(r.status, 'untrusted');
     assert.equal(a.measure.running, undefined);
     assert.equal(a.bench.localResult('plugin', 'LayerSlider'), undefined);
+    const site = await vscode.commands.executeCommand<{ status: string }>('wpBench.measureSiteLocally');
+    assert.equal(site.status, 'untrusted', 'nor the whole site');
+    assert.equal(a.measureSite.running, undefined);
+    assert.equal(a.bench.siteResult(), undefined);
   });
 });

@@ -65,3 +65,14 @@ export async function setApiUrl(url: string): Promise<string | undefined> {
   a.answerNext('Change the Address');
   return vscode.commands.executeCommand<string>('wpBench.setApiUrl', url);
 }
+
+/** Whether the process `pid` has ended (or was never started). */
+export function gone(pid: number | undefined): boolean {
+  if (pid === undefined) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
