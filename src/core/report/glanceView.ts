@@ -7,6 +7,7 @@ import { CONTEXT_NAMES, type ContextName } from '../model';
 import { contextLabel, escapeHtml, siteTotalLine } from '../present/outcome';
 import type { Judgement } from './judge';
 import { figuresText, siteFactsLine, type SiteResult } from '../present/siteLocal';
+import type { Figures } from '../measure/siteRecord';
 
 export interface GlanceViewData {
   mode: 'site' | 'compare';
@@ -60,6 +61,11 @@ function chartBlock(): string {
   ].join('\n');
 }
 
+/** Time, memory and queries one under the other (a narrow panel wraps them at the separators, not mid-figure). */
+function stacked(f: Figures | null | undefined): string {
+  return figuresText(f).split(' · ').map((x) => `<span class="fig">${escapeHtml(x)}</span>`).join('<br>');
+}
+
 /** The site measured as it runs (Measure Site Locally): the stack beside the sum of the parts, each component's part. */
 function asItRuns(site: SiteResult): string[] {
   const rec = site.record;
@@ -72,14 +78,14 @@ function asItRuns(site: SiteResult): string[] {
     const a = rec.site.contexts[c];
     const b = rec.sum_of_alone.contexts[c];
     const d = a && b ? { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta } : null;
-    parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(figuresText(a))}</td><td>${escapeHtml(figuresText(b))}</td><td>${escapeHtml(d ? figuresText(d) : '—')}</td></tr>`);
+    parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${stacked(a)}</td><td>${stacked(b)}</td><td>${d ? stacked(d) : '—'}</td></tr>`);
   }
   parts.push('</tbody></table>');
   const members = rec.components.filter((c) => !c.left_out && (c.in_site || c.alone));
   if (members.length) {
     parts.push(`<table class="members"><caption>${escapeHtml(l10n.t('What each component adds in this site (the stack without it) and costs alone, on the homepage'))}</caption>`);
     parts.push(`<thead><tr><th scope="col">${escapeHtml(l10n.t('Plugin or theme'))}</th><th scope="col">${escapeHtml(l10n.t('In this site'))}</th><th scope="col">${escapeHtml(l10n.t('Alone'))}</th></tr></thead><tbody>`);
-    for (const c of members) parts.push(`<tr><th scope="row">${escapeHtml(c.name)} <code>${escapeHtml(c.slug)}</code></th><td>${escapeHtml(figuresText(c.in_site?.contexts.homepage))}</td><td>${escapeHtml(figuresText(c.alone?.contexts.homepage))}</td></tr>`);
+    for (const c of members) parts.push(`<tr><th scope="row">${escapeHtml(c.name)} <code>${escapeHtml(c.slug)}</code></th><td>${stacked(c.in_site?.contexts.homepage)}</td><td>${stacked(c.alone?.contexts.homepage)}</td></tr>`);
     parts.push('</tbody></table>');
   }
   const left = rec.components.filter((c) => c.left_out);
@@ -104,7 +110,8 @@ export function siteReportView(j: Judgement, site?: SiteResult): { body: string;
   parts.push(`<header><h1>${escapeHtml(l10n.t('Site report'))}</h1><p class="sub">${escapeHtml(plural(j.counts.components, l10n.t('1 plugin or theme, {0} benchmarked', j.counts.benchmarked), l10n.t('{0} plugins and themes, {1} benchmarked', j.counts.components, j.counts.benchmarked)))}</p></header>`);
   if (j.synthetic) parts.push(`<p class="synthetic" role="note">${escapeHtml(syntheticBanner())}</p>`);
   if (site) parts.push(...asItRuns(site));
-  parts.push(`<table class="totals"><caption>${escapeHtml(l10n.t('Site total: the measured extra cost of every plugin and theme, per context'))}</caption><tbody>`);
+  const caption = site ? l10n.t('The sum of the parts: each plugin and theme as benchmarked alone, per context') : l10n.t('Site total: the measured extra cost of every plugin and theme, per context');
+  parts.push(`<table class="totals"><caption>${escapeHtml(caption)}</caption><tbody>`);
   for (const c of CONTEXT_NAMES) parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${escapeHtml(siteTotalLine(j.total.contexts[c]))}</td></tr>`);
   parts.push('</tbody></table>');
   parts.push(chartBlock());

@@ -81,7 +81,7 @@ describe('Measure Site Locally', function () {
     await vscode.commands.executeCommand('wpBench.showSiteReport');
     const html = (await waitFor('the site report', () => a.glancePanel('wpBench.siteReport')))!.html;
     assert.match(html, /<h2>The site as it runs<\/h2>/);
-    assert.match(html, /Acme Shop Tweaks <code>acme-shop-tweaks<\/code><\/th><td>\+[\d.]+ ms/);
+    assert.match(html, /Acme Shop Tweaks <code>acme-shop-tweaks<\/code><\/th><td><span class="fig">\+[\d.]+ ms<\/span>/);
   });
 
   it('an edit of a member makes the site measurement stale, in the tree and the hover', async () => {
