@@ -1,5 +1,6 @@
 // `wp-bench check`: every plugin and theme judged against the grade and budgets (flags > .wp-bench.json >
-// defaults), with --diff against a git ref and --measure-local for what the API has no benchmark for.
+// defaults), with --diff against a git ref and --measure-local for what the API has no benchmark for (with --site:
+// the site's whole stack measured once, the budgets judged on it as it runs).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { exitCodeFor, truncateForMessage } from '../core/api/errors';
@@ -17,6 +18,8 @@ import { QuotaGuard } from '../core/lookup/quotaGuard';
 import { judge, localKey, type ComponentVerdict, type JudgeConfig, type ReportLocation } from '../core/report/judge';
 import { MeasureError, measure } from '../core/measure/engine';
 import type { LocalRecord } from '../core/measure/method';
+import type { SiteRecord } from '../core/measure/siteRecord';
+import { measureSite, SITE_TIMEOUT_S } from '../core/measure/siteRun';
 import { scanWorkspace } from '../core/scan';
 import { EXIT, problemLine, UsageError, type CliIo } from './scan';
 import { measureSearchFrom } from './measure';
@@ -43,13 +46,16 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const diffRef = parsed.flags.get('--diff') as string | undefined;
   if (diffRef !== undefined && (format === 'sarif' || format === 'html')) throw new UsageError(`--diff cannot be combined with --format ${format} (run check twice)`);
   const offline = parsed.flags.has('--offline');
+  const site = parsed.flags.has('--site');
+  if (site && !parsed.flags.has('--measure-local')) throw new UsageError("--site goes with --measure-local: it measures the site's whole stack locally and judges the budgets on it");
   if (offline && parsed.flags.has('--no-cache')) throw new UsageError('--offline and --no-cache exclude each other');
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
   const output = parsed.flags.get('--output') as string | undefined;
   // A symlink or FIFO at --output is refused before anything is scanned or sent (and again when writing).
   if (output !== undefined) await checkOutputPath(path.resolve(io.cwd, output), io.cwd);
   const runStarted = Date.now();
-  const timeoutS = numberFlag(parsed, '--timeout-s') ?? 120;
+  // A site run measures every configuration in every round: a 30-component site takes about 6 minutes here.
+  const timeoutS = numberFlag(parsed, '--timeout-s') ?? (parsed.flags.has('--site') ? SITE_TIMEOUT_S : 120);
 
   // Team config: flags > .wp-bench.json > defaults. It never sets the API address or the key.
   const team = await loadTeamConfig(dir);
@@ -129,7 +135,12 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     if (noApi) io.err('wp-bench: no API address (--offline --measure-local): nothing from the benchmark API; what is measured locally is judged.');
     else if (notCached) io.err(`wp-bench: ${notCached} component${notCached === 1 ? ' is' : 's are'} not in the cache (--offline): reported as not looked up, not judged.`);
     let measureStopped = false;
-    if (parsed.flags.has('--measure-local')) {
+    if (parsed.flags.has('--measure-local') && site) {
+      // The whole stack once; the components are not measured one by one (those without a benchmark stay unknown).
+      const res = await measureStack(dir, io, runStarted + timeoutS * 1000, timeoutS);
+      if (res.record) config.site = res.record;
+      measureStopped = res.stopped;
+    } else if (parsed.flags.has('--measure-local')) {
       const pre = judge({ outcomes: looked.outcomes, config, skipped: looked.skipped, components: scan.components });
       const res = await measureLocal(pre.components, dir, io, runStarted + timeoutS * 1000, timeoutS);
       config.local = res.records;
@@ -175,6 +186,26 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     return judgement.failed ? EXIT.judged : EXIT.ok;
   } finally {
     await client?.dispose();
+  }
+}
+
+/**
+ * `check --measure-local --site`: the checked folder's whole stack (as `measure SITE --site`), until the run's time
+ * limit. When it cannot be measured, a line on stderr says why and the budgets are judged on the sum as without it.
+ */
+async function measureStack(dir: string, io: CliIo, deadline: number, timeoutS: number): Promise<{ record?: SiteRecord; stopped: boolean }> {
+  const left = Math.floor((deadline - Date.now()) / 1000);
+  if (left < 1) {
+    io.err(`wp-bench: the site could not be measured locally: the run reached its time limit (--timeout-s ${timeoutS}).`);
+    return { stopped: true };
+  }
+  io.err(`wp-bench: measuring the site's stack locally (every plugin, must-use plugin and the theme together, each alone and each left out; runs their PHP on a throwaway site on 127.0.0.1; at most ${left} s)`);
+  try {
+    const record = await measureSite({ path: dir, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal });
+    return { record, stopped: false };
+  } catch (err) {
+    io.err(`wp-bench: the site could not be measured locally: ${truncateForMessage(String((err as Error)?.message ?? err), 300)}`);
+    return { stopped: true };
   }
 }
 

@@ -38,22 +38,29 @@ Check options (flags override .wp-bench.json, which overrides the defaults):
   --format FORMAT         table (default), json, markdown, sarif or html (a self-contained page for clients)
   --output FILE           write the report to FILE instead of stdout
   --max-requests N        send at most N lookups (default 200); the rest is reported as not looked up
-  --timeout-s N           time limit of the whole run (default 120): no request starts after it, and sending
-                          stops after 3 timeouts in a row; the report of what is known is printed, exit 6
+  --timeout-s N           time limit of the whole run (default 120; 1800 with --site): no request starts after
+                          it, and sending stops after 3 timeouts in a row; the report of what is known is
+                          printed, exit 6
   --offline               the cache only: no request at all, no key needed (the cache is kept per API
                           address: give --api-url or WPBENCH_API_URL)
   --diff REF              also show what this tree adds or removes compared with git REF
   --measure-local         measure locally (runs their PHP on a throwaway site, see wp-bench measure) the
                           plugins and themes in this folder the API has no benchmark for, so the site total
                           and budgets cover them; marked "measured locally" in every report; bounded by --timeout-s
+  --site                  with --measure-local: measure the folder's whole stack once instead (as wp-bench measure
+                          SITE --site: every plugin, must-use plugin and the theme together, each alone and each
+                          left out) and judge the budgets on the stack as it runs, not on the sum of the parts;
+                          every format shows the stack (json: "site"); the components are not measured one by
+                          one; --timeout-s defaults to 1800 with it
 
 The API key is read from WPBENCH_API_KEY only (never from the command line).
 Cache: WPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/wp-bench, else ~/.cache/wp-bench.
 Exit codes: 0 ok, 2 usage, 3 not in dataset, 4 key invalid or revoked, 5 quota exhausted,
-6 network, server or unreadable response; check: 1 when the judgement fails (3 is not used).`;
+6 network, server or unreadable response; check: 1 when the judgement fails (3 is not used), 6 also when
+--measure-local --site could not measure the site (the report is printed, its budgets judged on the sum).`;
 
 const CHECK_VALUE_FLAGS = ['--timeout-s', '--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
-const CHECK_BOOL_FLAGS = ['--offline', '--measure-local'];
+const CHECK_BOOL_FLAGS = ['--offline', '--measure-local', '--site'];
 const VALUE_FLAGS = new Set(['--api-url', '--request-timeout-s', ...CHECK_VALUE_FLAGS]);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 

@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import { databaseLabel, parseDbOption } from '../core/measure/database';
 import { measureSite } from '../core/measure/siteRun';
-import { siteTable } from './site';
+import { siteTable } from '../core/report/siteText';
+import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component';
 import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
 import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/regression';
@@ -48,9 +49,10 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --fail-on-regression PCT   largest allowed increase in percent of the baseline's added cost (default: the
                              team config's measure.maxRegressionPercent, else ${DEFAULT_MAX_REGRESSION_PERCENT}); increases of at most
                              5 ms, 256 KB or 0 queries, or within the run's own spread, never fail
-  --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html; with --profile:
-                             speedscope (a file speedscope.app opens) or collapsed (folded stacks for flame graph
-                             tools) of the measured side in one context
+  --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html; with --site:
+                             table (default), json (as --json), markdown or html (a self-contained page); with
+                             --profile: speedscope (a file speedscope.app opens) or collapsed (folded stacks for
+                             flame graph tools) of the measured side in one context
   --profile                  also profile the component (native php with the Excimer extension; exit 8 without):
                              after the timed rounds, ${PROFILE_ROUNDS} more requests per context sampled every 1 ms; the table
                              and --json name the component's own functions with their time and queries per request
@@ -62,7 +64,8 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              (wp-env's, Docker's): a database of WP Bench's own (wpbench_<random>), dropped at the end
   --site                     PATH is a site's root (as scan reads it): its whole stack (every installed plugin and
                              must-use plugin, the site's theme) against clean WordPress, each component alone and
-                             each in the site (the stack without it); the sum of the parts beside the stack
+                             each in the site (the stack without it); the sum of the parts beside the stack;
+                             --format table|json|markdown|html
   --theme SLUG               with --site: the theme to measure with when the site holds several (--site's time
                              limit: 1800 s unless --timeout-s says otherwise)
   --sandbox auto|bubblewrap|none
@@ -175,9 +178,11 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const profile = parsed.flags.has('--profile');
     const profileFormat = formatFlag === 'speedscope' || formatFlag === 'collapsed' ? formatFlag : undefined;
     if (formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html', 'speedscope', 'collapsed'].includes(formatFlag)) throw new UsageError('--format must be one of table, json, markdown, sarif, html, speedscope, collapsed');
+    const site = parsed.flags.has('--site');
+    if (site && formatFlag !== undefined && !['table', 'json', 'markdown', 'html'].includes(formatFlag)) throw new UsageError('with --site, --format is table, json, markdown or html');
     if (profileFormat && !profile) throw new UsageError(`--format ${profileFormat} needs --profile`);
     if (profileFormat && baselineRef !== undefined) throw new UsageError(`--format ${profileFormat} profiles one copy: run it without --baseline-ref`);
-    if (!profileFormat && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
+    if (!profileFormat && !site && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
     const contextFlag = parsed.flags.get('--context');
     if (contextFlag !== undefined && !profileFormat) throw new UsageError('--context goes with --format speedscope or collapsed');
     if (contextFlag !== undefined && !(CONTEXTS as readonly unknown[]).includes(contextFlag)) throw new UsageError('--context is activation, homepage or admin');
@@ -218,10 +223,12 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
         io.err(`wp-bench: ${line}`);
       },
     };
-    if (parsed.flags.has('--site')) {
-      if (baselineRef !== undefined || profile || formatFlag !== undefined) throw new UsageError('--site measures the whole stack: without --baseline-ref, --profile or --format');
-      const site = await measureSite({ ...options, theme: parsed.flags.get('--theme') as string | undefined });
-      io.out(json ? JSON.stringify(site) : siteTable(site));
+    if (site) {
+      if (baselineRef !== undefined || profile || parsed.flags.has('--fail-on-regression')) throw new UsageError('--site measures the whole stack: without --baseline-ref, --profile or --fail-on-regression');
+      const record = await measureSite({ ...options, theme: parsed.flags.get('--theme') as string | undefined });
+      const format = json ? 'json' : (formatFlag ?? 'table');
+      const subject = path.basename(path.resolve(io.cwd, options.path));
+      io.out(format === 'json' ? JSON.stringify(record) : format === 'markdown' ? siteMarkdown(record, { subject }) : format === 'html' ? siteHtml(record, { subject }) : siteTable(record));
       return 0;
     }
     if (parsed.flags.has('--theme')) throw new UsageError('--theme goes with --site');

@@ -10,6 +10,7 @@ export { problemsMarkdown, toMarkdown } from './markdown';
 export { INFORMATION_URI, SARIF_SCHEMA, sarifLog, toSarif, type SarifOptions } from './sarif';
 export { toTable } from './table';
 export {
+  budgetColumn,
   budgetLines,
   contextCells,
   NO_MEASUREMENT,

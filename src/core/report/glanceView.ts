@@ -8,6 +8,7 @@ import { contextLabel, escapeHtml, siteTotalLine } from '../present/outcome';
 import type { Judgement } from './judge';
 import { figuresText, siteFactsLine, type SiteResult } from '../present/siteLocal';
 import type { Figures } from '../measure/siteRecord';
+import { figuresDifference } from './siteText';
 
 export interface GlanceViewData {
   mode: 'site' | 'compare';
@@ -77,7 +78,7 @@ function asItRuns(site: SiteResult): string[] {
   for (const c of CONTEXT_NAMES) {
     const a = rec.site.contexts[c];
     const b = rec.sum_of_alone.contexts[c];
-    const d = a && b ? { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta } : null;
+    const d = figuresDifference(a, b);
     parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${stacked(a)}</td><td>${stacked(b)}</td><td>${d ? stacked(d) : '—'}</td></tr>`);
   }
   parts.push('</tbody></table>');

@@ -6,45 +6,9 @@ import { CONTEXT_NAMES } from '../model';
 import { escapeHtml, markdownLinkTarget } from '../present/outcome';
 import { plainText, problemsSummary } from './plain';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, totalSources, type ComponentVerdict, type Judgement } from './judge';
-import { contextCells, problemPlace, problemsExplanation, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
-
-const CSS = `
-:root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bar: #2f6fbd; --over: #c62828; --ok: #1a7f37; --warn-bg: #fff4d6; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); margin: 0 auto; padding: 24px; max-width: 180mm; }
-h1 { font-size: 22px; margin: 0 0 4px; }
-h2 { font-size: 16px; margin: 24px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
-.meta, .note { color: var(--muted); }
-.synthetic { background: var(--warn-bg); border: 2px solid #b58100; padding: 8px 12px; font-weight: 600; margin: 12px 0; }
-.verdict { font-weight: 600; }
-.verdict.failed { color: var(--over); }
-.verdict.passed { color: var(--ok); }
-table { border-collapse: collapse; width: 100%; margin: 4px 0 8px; }
-th, td { text-align: right; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th:first-child, td:first-child, td.name, th.name { text-align: left; }
-thead th { color: var(--muted); font-weight: 600; }
-td.grade { font-weight: 700; text-align: left; white-space: nowrap; }
-table.components { font-size: 13px; }
-table.components td:last-child, table.components th:last-child { text-align: left; min-width: 9em; }
-table.components td.name code { display: block; }
-tr.fail td { color: var(--over); }
-.over { color: var(--over); font-weight: 600; }
-.within { color: var(--ok); }
-svg { display: block; width: 100%; height: auto; }
-svg text { font: 12px -apple-system, "Segoe UI", Roboto, Arial, sans-serif; fill: var(--fg); }
-svg .bar { fill: var(--bar); }
-svg .budget { stroke: var(--over); stroke-width: 2; stroke-dasharray: 5 3; }
-svg .axis { stroke: var(--line); }
-ul.unknown { columns: 2; padding-left: 18px; }
-code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
-@page { margin: 14mm; }
-@media print {
-  body { padding: 0; max-width: none; font-size: 11pt; }
-  h2 { break-after: avoid; }
-  tr, figure, .synthetic { break-inside: avoid; }
-  a { color: inherit; text-decoration: none; }
-}
-`;
+import { budgetColumn, contextCells, problemPlace, problemsExplanation, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
+import { siteHtmlSection } from './siteFormats';
+import { htmlHead } from './htmlPage';
 
 /** A horizontal bar chart as inline SVG: one <rect class="bar"> per measured component, the budget as a line. */
 export function chartSvg(chart: ChartData): string {
@@ -105,11 +69,7 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
   const now = new Date(opts.now ?? Date.now());
   const chart = chartData(j, ctx, 'ttfb');
   const out: string[] = [];
-  out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">');
-  // No script, no external request: the policy forbids both (inline styles and data: images only).
-  out.push(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
-  out.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
-  out.push(`<title>WP Bench report${opts.subject ? ` — ${escapeHtml(plainText(opts.subject, 80))}` : ''}</title>`, `<style>${CSS}</style>`, '</head>', '<body>');
+  out.push(...htmlHead(`WP Bench report${opts.subject ? ` — ${plainText(opts.subject, 80)}` : ''}`));
   out.push(`<header><h1>WP Bench performance report</h1><p class="meta">${opts.subject ? `${escapeHtml(plainText(opts.subject, 80))} · ` : ''}${escapeHtml(now.toISOString().slice(0, 10))} · ${countNoun(j.counts.components, 'plugin or theme', 'plugins and themes')}, ${j.counts.benchmarked} benchmarked</p></header>`);
   if (j.synthetic) out.push('<p class="synthetic" role="note">Synthetic data: these numbers come from the WP Bench emulator, not from real measurements.</p>');
   out.push(`<p class="verdict ${j.failed ? 'failed' : 'passed'}">${escapeHtml(verdictLine(j))}</p>`);
@@ -123,10 +83,10 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
   out.push('</tbody></table>', `<p class="note">${escapeHtml(`Site total: ${totalSources(j.total)}.`)}${j.counts.local ? ' Components marked “measured locally” were measured on this machine, not by the benchmark API.' : ''}</p>`, '<p class="note">The sum of the measured extra cost of each plugin and theme over a clean WordPress. Components without a benchmark and unmeasured contexts are listed below, never counted as zero.</p>');
 
   out.push(`<h2>${escapeHtml(`Extra time to first byte on the ${CONTEXT_LABEL[ctx]}, per component`)}</h2>`);
-  out.push(chart.bars.length ? `<figure>${chartSvg(chart)}<figcaption class="note">Largest first; total +${escapeHtml(chart.totalDisplay)}${chart.budget !== null ? `, budget ${escapeHtml(chart.budgetDisplay ?? '')} (${chart.overBudget ? 'exceeded' : 'kept'})` : ''}.</figcaption></figure>` : '<p class="note">Nothing measured in this context.</p>');
+  out.push(chart.bars.length ? `<figure>${chartSvg(chart)}<figcaption class="note">Largest first; total +${escapeHtml(chart.totalDisplay)}${chart.budget !== null ? `, budget ${escapeHtml(chart.budgetDisplay ?? '')} (${j.site ? 'judged on the stack as it runs, below' : chart.overBudget ? 'exceeded' : 'kept'})` : ''}.</figcaption></figure>` : '<p class="note">Nothing measured in this context.</p>');
 
   if (j.budgets.length) {
-    out.push('<h2>Budgets</h2>', '<table><thead><tr><th scope="col">Budget</th><th scope="col">Site total</th><th scope="col">Limit</th><th scope="col">Result</th></tr></thead><tbody>');
+    out.push('<h2>Budgets</h2>', `<table><thead><tr><th scope="col">Budget</th><th scope="col">${budgetColumn(j)}</th><th scope="col">Limit</th><th scope="col">Result</th></tr></thead><tbody>`);
     for (const b of j.budgets) {
       out.push(`<tr><th scope="row">${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]}</th><td>${escapeHtml(budgetUnit(b.metric, b.actual))}</td><td>${escapeHtml(budgetUnit(b.metric, b.limit))}</td><td class="${b.exceeded ? 'over' : 'within'}">${b.exceeded ? 'over budget' : 'within budget'}</td></tr>`);
     }
@@ -154,6 +114,7 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
     out.push('</ul>');
   }
   out.push(...problemsHtml(j));
+  if (j.site) out.push(siteHtmlSection(j.site, j.config.siteStale));
   out.push(`<footer><p class="note">WP Bench measures each plugin and theme against a clean WordPress baseline. Generated ${escapeHtml(now.toISOString().replace('T', ' ').slice(0, 16))} UTC; homepage TTFB total ${escapeHtml(totalCells(j.total.contexts.homepage).ttfb)}.</p></footer>`);
   out.push('</body>', '</html>', '');
   return out.join('\n');

@@ -59,6 +59,8 @@ export function toJson(j: Judgement, opts: RenderOptions = {}): string {
     findings: j.findings.map((f) => ({ ruleId: f.ruleId, level: f.level, message: f.message, kind: f.kind ?? null, slug: f.slug ?? null, context: f.context ?? null, metric: f.metric ?? null, locations: f.locations.map((l) => ({ file: l.file, line: l.line, column: l.column })) })),
     problems: j.problems.map((p) => ({ ...p })),
   };
+  // The site's stack measured locally (check --measure-local --site): the record as `measure SITE --site --json` prints it.
+  if (j.site) body.site = j.config.siteStale ? { ...j.site, stale: j.config.siteStale } : j.site;
   if (d) {
     const lite = (v: ComponentVerdict) => ({ kind: v.kind, slug: v.slug, name: v.name, version: v.version, state: v.state, grade: v.grade, contexts: contextsJson(v) });
     body.diff = {

@@ -5,7 +5,8 @@ import { addToTotal, siteTotal, type SiteTotal } from '../present/outcome';
 import type { LookupOutcome } from '../lookup/lookupService';
 import { componentFindings, type Finding, type ReportLocation } from './findings';
 import { compareVerdicts, itemKey, verdictFor, withLocal, type ComponentState, type ComponentVerdict, type JudgeConfig, type SkipReason } from './verdict';
-import { judgeBudgets, type BudgetVerdict } from './budgets';
+import { judgeBudgets, stackTotal, type BudgetVerdict } from './budgets';
+import type { SiteRecord } from '../measure/siteRecord';
 
 // What the judgement is made of, where each part lives: the rules and a component's findings, the verdict per
 // component, the budgets. Re-exported so that every report imports the judgement from here.
@@ -24,7 +25,7 @@ export {
   type SkipReason,
   type UnknownReason,
 } from './verdict';
-export { budgetUnit, METRIC_LABEL, type BudgetVerdict } from './budgets';
+export { budgetMissing, budgetUnit, METRIC_LABEL, type BudgetVerdict } from './budgets';
 
 export interface JudgeInput {
   components: DetectedComponent[];
@@ -82,6 +83,8 @@ export interface Judgement {
   synthetic: boolean;
   /** The scan's problems (files it could not read, entries it refused), in file order. */
   problems: ReportProblem[];
+  /** The site's stack measured locally (`JudgeConfig.site`): the budgets were judged on it; every format shows it. */
+  site?: SiteRecord;
 }
 
 export function judge(input: JudgeInput): Judgement {
@@ -100,7 +103,10 @@ export function judge(input: JudgeInput): Judgement {
   total.local = locals.length;
   total.unknown = verdicts.length - total.benchmarked - locals.length;
 
-  const judged = judgeBudgets(total, config.budgets, input.budgetLocations, input.budgetLocation);
+  // The sum stays the site total; with the site measured as a whole, the budgets are judged on the stack as it runs.
+  const judged = config.site
+    ? judgeBudgets(stackTotal(config.site), config.budgets, input.budgetLocations, input.budgetLocation, 'stack')
+    : judgeBudgets(total, config.budgets, input.budgetLocations, input.budgetLocation);
   const budgets = judged.budgets;
   findings.push(...judged.findings);
 
@@ -134,5 +140,6 @@ export function judge(input: JudgeInput): Judgement {
     },
     synthetic: verdicts.some((v) => v.synthetic),
     problems,
+    ...(config.site ? { site: config.site } : {}),
   };
 }

@@ -6,7 +6,8 @@ import type { ComponentDiff } from './diff';
 import { escapeMarkdown, markdownCode, markdownLink } from '../present/markdownEscape';
 import { plainText, problemsSummary } from './plain';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, totalSources, type ComponentVerdict, type Judgement } from './judge';
-import { contextCells, problemPlace, problemsExplanation, statusText, totalCells, unmeasuredNote, verdictLine, type RenderOptions } from './reportText';
+import { siteMarkdownSection } from './siteFormats';
+import { budgetColumn, contextCells, problemPlace, problemsExplanation, statusText, totalCells, unmeasuredNote, verdictLine, type RenderOptions } from './reportText';
 
 const GRADE_BADGE: Record<string, string> = { A: '🟢', B: '🟢', C: '🟡', D: '🟠', E: '🔴', F: '🔴' };
 
@@ -57,7 +58,7 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
   out.push('', `${mdCell(`Site total: ${totalSources(j.total)}.`)}${j.counts.local ? ` ${mdCell('🖥 marks local measurements (this machine, not the benchmark API).')}` : ''}`);
   out.push(...problemsMarkdown(j));
   if (j.budgets.length) {
-    out.push('', '| Budget | Site total | Limit | |', '|:--|--:|--:|:--|');
+    out.push('', `| Budget | ${budgetColumn(j)} | Limit | |`, '|:--|--:|--:|:--|');
     for (const b of j.budgets) {
       out.push(`| ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} | ${mdCell(budgetUnit(b.metric, b.actual))} | ${mdCell(budgetUnit(b.metric, b.limit))} | ${b.exceeded ? '❌ over' : '✅ within'} |`);
     }
@@ -67,6 +68,7 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
   if (j.counts.ignored) notes.push(`${j.counts.ignored} ignored by configuration.`);
   if (j.synthetic) notes.push(`Contains ${SYNTHETIC_NOTE}.`);
   if (notes.length) out.push('', `<sub>${notes.map(mdCell).join(' ')}</sub>`);
+  if (j.site) out.push('', siteMarkdownSection(j.site, j.config.siteStale));
   return out.join('\n');
 }
 

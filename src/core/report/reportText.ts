@@ -6,7 +6,7 @@ import type { ContextName } from '../model';
 import type { ContextTotal } from '../present/outcome';
 import type { ComponentDiff } from './diff';
 import { plainText, problemsSummary } from './plain';
-import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, type ComponentVerdict, type Judgement, type ReportProblem } from './judge';
+import { budgetMissing, budgetUnit, CONTEXT_LABEL, METRIC_LABEL, type ComponentVerdict, type Judgement, type ReportProblem } from './judge';
 
 export interface RenderOptions {
   diff?: ComponentDiff;
@@ -86,9 +86,16 @@ export function problemLines(j: Judgement): string[] {
   return [`Problems found by the scan (${problemsSummary(j.problems)}):`, ...j.problems.map((p) => `  ${problemPlace(p)}: ${p.severity === 'info' ? '(info) ' : ''}${plainText(p.message, 300)}`)];
 }
 
+/** The budgets as plain lines; judged on the stack as it runs (the site measured locally as a whole), they say so. */
 export function budgetLines(j: Judgement): string[] {
-  return j.budgets.map(
-    (b) =>
-      `${b.exceeded ? 'over' : 'within'} budget: ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} ${budgetUnit(b.metric, b.actual)} of ${budgetUnit(b.metric, b.limit)}${b.notMeasured || b.unknown ? ` (${[b.notMeasured ? `${b.notMeasured} not measured` : null, b.unknown ? `${b.unknown} unknown` : null].filter(Boolean).join(', ')}: not counted)` : ''}`,
-  );
+  const basis = j.site ? 'stack' : 'sum';
+  return j.budgets.map((b) => {
+    const missing = budgetMissing(b, basis);
+    return `${b.exceeded ? 'over' : 'within'} budget: ${CONTEXT_LABEL[b.context]} ${METRIC_LABEL[b.metric]} ${budgetUnit(b.metric, b.actual)} of ${budgetUnit(b.metric, b.limit)}${basis === 'stack' ? ', the stack as it runs' : ''}${missing.length ? ` (${missing.join(', ')}: not counted)` : ''}`;
+  });
+}
+
+/** The budgets' figure column: the site total, or the stack as it runs. */
+export function budgetColumn(j: Judgement): string {
+  return j.site ? 'The stack, as it runs' : 'Site total';
 }

@@ -6,6 +6,7 @@ import { SYNTHETIC_NOTE } from '../present/outcome';
 import type { ComponentDiff } from './diff';
 import { pad, plainText, textTable } from './plain';
 import { CONTEXT_LABEL, totalSources, type Judgement } from './judge';
+import { siteTable } from './siteText';
 import { budgetLines, contextCells, NO_MEASUREMENT, problemLines, statusText, totalCells, unmeasuredNote, verdictLine, type RenderOptions } from './reportText';
 
 export function toTable(j: Judgement, opts: RenderOptions = {}): string {
@@ -34,6 +35,7 @@ export function toTable(j: Judgement, opts: RenderOptions = {}): string {
     out.push(`Site total, ${CONTEXT_LABEL[c]}: ${sums} (${t.measured} measured${t.notMeasured ? `, ${t.notMeasured} not measured` : ''})`);
   }
   out.push(`Site total: ${totalSources(j.total)}.${j.counts.local ? ' Local measurements are marked "measured locally" and are not the benchmark API\'s numbers.' : ''}`);
+  if (j.site) out.push('', siteTable(j.site), '');
   out.push(...budgetLines(j));
   if (j.counts.ignored) out.push(`${j.counts.ignored} ignored by configuration.`);
   if (j.synthetic) out.push(`Note: ${SYNTHETIC_NOTE}.`);

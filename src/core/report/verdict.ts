@@ -16,6 +16,7 @@ import {
 import { compareWorstFirst, type SiteTotal } from '../present/outcome';
 import type { Budget, GradeLetter } from '../config/teamConfig';
 import type { LocalRecord } from '../measure/method';
+import type { SiteRecord } from '../measure/siteRecord';
 
 export type ComponentState = 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'unknown';
 export type UnknownReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'outside-workspace' | 'error' | 'not-looked-up';
@@ -86,6 +87,13 @@ export interface JudgeConfig {
   local?: ReadonlyMap<string, LocalRecord>;
   /** Keys of `local` whose component's files changed since it was measured: shown, marked stale. */
   localStale?: ReadonlySet<string>;
+  /**
+   * The site's whole stack measured locally (`check --measure-local --site`, `measure SITE --site`): the budgets are
+   * judged on the stack as it runs instead of on the sum of the components' figures; every report shows it.
+   */
+  site?: SiteRecord;
+  /** Why `site` is no longer the site's (the editor: a member's files changed since), said in every report. */
+  siteStale?: string;
 }
 
 export type SkipReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local';

@@ -8,6 +8,8 @@ import { judge, type Judgement } from '../report/judge';
 import { GRADE_LETTERS, type GradeLetter } from '../config/teamConfig';
 import type { WorkspaceDocuments } from './documents';
 import type { LocalResults } from './localResults';
+import type { SiteResult } from './siteResults';
+import type { SiteRecord } from '../measure/siteRecord';
 import { entryKey, type SessionHost } from './types';
 
 export class WorkspaceJudgement {
@@ -17,6 +19,8 @@ export class WorkspaceJudgement {
     private readonly documents: Pick<WorkspaceDocuments, 'components' | 'teamConfig' | 'problems' | 'folderOf'>,
     private readonly outcome: (kind: ComponentKind, slug: string) => LookupOutcome | undefined,
     private readonly local: Pick<LocalResults, 'records' | 'staleKeys'>,
+    /** The site measured as it runs (Measure Site Locally), if any: the budgets are judged on its stack. */
+    private readonly site: () => SiteResult | undefined = () => undefined,
   ) {}
 
   /** Ignored by the team config or by the wpBench.ignore of the folder (of `file`, else of any folder declaring it). */
@@ -35,6 +39,11 @@ export class WorkspaceJudgement {
 
   diagnosticsEnabled(file: string): boolean {
     return this.host.folderSettings(this.documents.folderOf(file)).diagnosticsEnabled;
+  }
+
+  private siteConfig(): { site?: SiteRecord; siteStale?: string } {
+    const s = this.site();
+    return s ? { site: s.record, ...(s.stale ? { siteStale: s.stale } : {}) } : {};
   }
 
   /** The same judgement as `wp-bench check`, over what the workspace declares and what is known (no request). */
@@ -73,6 +82,7 @@ export class WorkspaceJudgement {
         contextWeights: team?.config.contextWeights,
         local: this.local.records(),
         localStale: this.local.staleKeys(),
+        ...this.siteConfig(),
       },
     });
   }

@@ -85,9 +85,9 @@ export class WorkspaceSession extends DisposableStore {
       isDisposed: () => this.isDisposed,
     });
     this.local = this._register(new LocalResults(path.join(host.storageDir, 'local-results.json')));
-    this.rules = new WorkspaceJudgement(host, this.documents, (kind, slug) => this.outcome(kind, slug), this.local);
-    this._register(this.local.onDidChange(() => this.changed.fire()));
     this.sites = this._register(new SiteResults(path.join(host.storageDir, 'site-results.json')));
+    this.rules = new WorkspaceJudgement(host, this.documents, (kind, slug) => this.outcome(kind, slug), this.local, () => this.siteResult());
+    this._register(this.local.onDidChange(() => this.changed.fire()));
     this._register(this.sites.onDidChange(() => this.changed.fire()));
     this._register(this.cycles);
     this._register(this.connection);

@@ -365,3 +365,27 @@ describe('check --request-timeout-s is bounded, with one message', () => {
     for (const value of ['3600', '1']) assert.equal((await cli(['check', '.', '--offline', '--request-timeout-s', value], env, dir)).code, 0);
   });
 });
+
+describe('check --measure-local --site', () => {
+  it('--site without --measure-local is a usage error (exit 2) before anything is scanned or sent', async () => {
+    const { dir, env } = await offlineRepo();
+    const r = await cli(['check', '.', '--offline', '--site'], env, dir);
+    assert.equal(r.code, 2, r.err + r.out);
+    assert.match(r.err, /--site goes with --measure-local/);
+    assert.equal(r.out, '');
+    assert.equal((await cli(['scan', '.', '--site'], env, dir)).code, 2, 'a check option only');
+  });
+
+  it('a site that cannot be measured: said on stderr, the report printed with its budgets on the sum, exit 6', async () => {
+    const { dir, env } = await offlineRepo();
+    await fs.writeFile(path.join(dir, '.wp-bench.json'), JSON.stringify({ budgets: { homepage: { memoryMb: 0.1 } } }));
+    // No php on PATH: the native runtime --site needs cannot run (nothing starts).
+    const r = await cli(['check', '.', '--offline', '--measure-local', '--site', '--format', 'json'], { ...env, WPBENCH_API_URL: undefined, PATH: '/nonexistent' }, dir);
+    assert.equal(r.code, 6, r.err);
+    assert.match(r.err, /^wp-bench: the site could not be measured locally: /m);
+    const report = JSON.parse(r.out);
+    assert.equal(report.site, undefined);
+    assert.deepEqual(report.budgets.map((b: { exceeded: boolean; unknown: number }) => [b.exceeded, b.unknown]), [[false, 1]], 'judged on the sum: akismet unknown');
+    assert.equal(report.components[0].state, 'unknown', 'not measured one by one');
+  });
+});

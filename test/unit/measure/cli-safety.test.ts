@@ -39,6 +39,21 @@ describe('measure CLI guards', () => {
     assert.match(MEASURE_USAGE, /SIGTERM and\s+SIGHUP exit 6/);
   });
 
+  it('--site takes --format table, json, markdown or html, and refuses what measures one component', async () => {
+    for (const [args, message] of [
+      [['--format', 'sarif'], /with --site, --format is table, json, markdown or html/],
+      [['--format', 'speedscope'], /with --site, --format is table, json, markdown or html/],
+      [['--format', 'markdown', '--json'], /--json and --format exclude each other/],
+      [['--fail-on-regression', '5'], /--site measures the whole stack: without --baseline-ref, --profile or --fail-on-regression/],
+      [['--format', 'html', '--profile'], /--site measures the whole stack/],
+    ] as const) {
+      const t = io();
+      assert.equal(await runMeasureCli([FIX, '--site', ...args], t.io as never), 2, args.join(' '));
+      assert.match(t.err.join('\n'), message);
+    }
+    assert.match(MEASURE_USAGE, /with --site:\s+table \(default\), json \(as --json\), markdown or html/);
+  });
+
   it('an interruption by SIGTERM exits 6, by Ctrl-C 130', async () => {
     for (const [byCtrlC, expected] of [
       [false, 6],

@@ -13,6 +13,7 @@ import { hashOfPath } from '../../../src/core/session/localResults';
 import { SiteResults, siteRoots } from '../../../src/core/session/siteResults';
 import { siteReportView } from '../../../src/core/report/glanceView';
 import { judge } from '../../../src/core/report/judge';
+import { toJson, toMarkdown } from '../../../src/core/report/formats';
 import { WorkspaceSession } from '../../../src/core/session/session';
 import { componentHover } from '../../../src/core/session/surfaces';
 import { fakeApi, fakeHost } from '../helpers/fakeSession';
@@ -163,6 +164,13 @@ describe('the store of site measurements', () => {
     assert.equal(s.siteResult()?.root, root);
     const inside = s.components.find((e) => e.locations.some((l) => l.file === plugin))!;
     assert.match(componentHover(s, inside), /\*\*In this site\*\* · in this site \+0\.4 ms · alone \+31 ms/);
+    // Export Report (the judgement): the stack's section; stale after an edit, said in the report.
+    assert.equal(s.judgement().site?.measured_at, '2026-11-27T10:00:00.000Z');
+    assert.match(toMarkdown(s.judgement()), /### The site as it runs[\s\S]*Measured locally on 2026-11-27: php runtime, PHP 8\.2\.36/);
+    fs.appendFileSync(plugin, '// edited\n');
+    await s.sites.recheck(plugin);
+    assert.match(toMarkdown(s.judgement()), /Stale: plugin share-a changed since; measure the site again\./);
+    assert.equal((JSON.parse(toJson(s.judgement())) as { site: { stale: string } }).site.stale, 'plugin share-a changed since');
     s.dispose();
     // The same slug in another folder only: not the measured site's component.
     const { sessionHost: h2 } = fakeHost(fakeApi(), {

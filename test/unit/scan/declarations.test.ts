@@ -305,7 +305,7 @@ describe('scan: versions and declarations (issue 21)', () => {
       const listed = (JSON.parse(json.join('')) as { components: { slug: string; versions?: unknown[] }[] }).components.find((c) => c.slug === 'woocommerce')!;
       assert.equal(listed.versions?.length, 2);
 
-      const session = { hasApiUrl: true, hasKey: true, trusted: false, isIgnored: () => false, outcome: () => undefined, localResult: () => undefined };
+      const session = { hasApiUrl: true, hasKey: true, trusted: false, isIgnored: () => false, outcome: () => undefined, localResult: () => undefined, siteResult: () => undefined };
       const hover = componentHover(session as never, { kind: 'plugin', slug: 'woocommerce', name: null, version: wc.version, locations: [{ file: path.join(root, 'composer.lock'), line: 4, column: 22, length: 29, source: 'composer.lock' }], possibleFork: false, wordpressOrgUri: false, mustUse: false, outsideWorkspace: false, lookup: 'yes', folders: [root], versions: wc.versions });
       assert.match(hover.replace(/\\(.)/g, '$1'), /^_Versions differ: 9\.0\.0 installed by Composer \(composer\.lock\), composer\.lock:4 \(shown\); 9\.4\.2 installed by wp-env \(\.wp-env\.json\), \.wp-env\.json:3\._$/m);
     });

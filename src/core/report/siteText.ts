@@ -1,0 +1,80 @@
+// What every report of `measure SITE --site` says alike (English, as the CLI): the figures of a context, the
+// difference between the stack as it runs and the sum of its parts, the measurement's facts, the members by what
+// they add in the site, and the terminal table. Plain text here: markdown and HTML (siteFormats.ts) escape it.
+import type { ContextFigures, Figures, SiteComponentResult, SiteRecord } from '../measure/siteRecord';
+import { databaseLabel } from '../measure/database';
+import { CONTEXTS } from '../measure/method';
+import { textTable } from './plain';
+
+export const NOT_MEASURED = 'not measured';
+
+const ms = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)} ms`;
+const kb = (x: number) => `${x > 0 ? '+' : ''}${x.toLocaleString('en-US')} KB`;
+const q = (x: number) => `${x > 0 ? '+' : ''}${x} q`;
+
+/** "+12.3 ms · +3,000 KB · +3 q", or "not measured". */
+export const figuresCell = (f: Figures | null | undefined): string => (f ? `${ms(f.ttfb_delta_ms)} · ${kb(f.memory_delta_kb)} · ${q(f.queries_delta)}` : NOT_MEASURED);
+
+/** The stack as it runs minus the sum of the parts (null when either is not measured). */
+export function figuresDifference(a: Figures | null, b: Figures | null): Figures | null {
+  if (!a || !b) return null;
+  return { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta };
+}
+
+export const differenceCell = (a: Figures | null, b: Figures | null): string => {
+  const d = figuresDifference(a, b);
+  return d ? figuresCell(d) : '—';
+};
+
+/** A member's figures in a context, as a cell. */
+export const memberCell = (x: { contexts: ContextFigures } | null, c: keyof ContextFigures): string => figuresCell(x?.contexts[c]);
+
+/** Per context: the stack, the sum of the parts, the difference (the rows of the first table of every format). */
+export function stackRows(r: SiteRecord): Array<{ context: (typeof CONTEXTS)[number]; stack: string; sum: string; difference: string }> {
+  return CONTEXTS.map((c) => ({ context: c, stack: figuresCell(r.site.contexts[c]), sum: figuresCell(r.sum_of_alone.contexts[c]), difference: differenceCell(r.site.contexts[c], r.sum_of_alone.contexts[c]) }));
+}
+
+/** "php runtime, PHP 8.2.36, WordPress 6.8.1, MariaDB 10.11.6, theme t, 10 rounds of 7 configurations, 19.2 s" */
+export function measuredFacts(r: SiteRecord): string {
+  const l = r.local;
+  return `${l.runtime} runtime, PHP ${l.php}, WordPress ${l.wordpress}, ${databaseLabel(l.database ?? undefined)}, theme ${l.theme ?? '(none: the baseline theme)'}, ${l.rounds} rounds of ${l.configurations} configurations, ${l.duration_s} s`;
+}
+
+const whatItAdds = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
+
+/** The members measured in the stack, by what they add in the site (homepage TTFB), most first; then by slug. */
+export function measuredMembers(r: SiteRecord): SiteComponentResult[] {
+  return r.components.filter((x) => !x.left_out && !x.note).sort((x, y) => whatItAdds(y) - whatItAdds(x) || x.slug.localeCompare(y.slug));
+}
+
+/** Must-use plugins in the stack (not measured apart). */
+export const mustUseMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.must_use && !c.left_out);
+
+export const MUST_USE_LINE = 'Must-use plugins in the stack, not measured apart in this version (the sum of the parts leaves them out)';
+export const COMPONENTS_LINE = 'Each component, by what it adds in this site (the stack against the stack without it) and what it costs alone';
+export const DROP_IN_REASON = 'drop-ins are not measured (a cache or database drop-in changes what every request does)';
+export const SITE_FOOTNOTE = 'Deltas of medians against the same clean site (no plugin, the baseline theme); "in this site": the stack against the stack without it (a theme: with the baseline theme instead); KB are KiB.';
+
+/** The terminal table of `measure SITE --site` (and of `check --measure-local --site`). */
+export function siteTable(r: SiteRecord): string {
+  const out = [
+    `The site as it runs — measured locally: ${measuredFacts(r)}`,
+    '',
+    textTable([['CONTEXT', 'THE STACK, AS IT RUNS', 'SUM OF THE PARTS, EACH ALONE', 'DIFFERENCE'], ...stackRows(r).map((x) => [x.context, x.stack, x.sum, x.difference])]),
+    '',
+    `${COMPONENTS_LINE}:`,
+  ];
+  const rows = [['KIND', 'SLUG', 'IN THIS SITE (homepage)', 'ALONE (homepage)', 'IN THIS SITE (admin)', 'ALONE (admin)']];
+  for (const x of measuredMembers(r)) rows.push([x.kind, x.slug, memberCell(x.in_site, 'homepage'), memberCell(x.alone, 'homepage'), memberCell(x.in_site, 'admin'), memberCell(x.alone, 'admin')]);
+  out.push(textTable(rows));
+  const mus = mustUseMembers(r);
+  if (mus.length) out.push(`${MUST_USE_LINE}: ${mus.map((c) => c.slug).join(', ')}`);
+  const left = r.components.filter((x) => x.left_out);
+  if (left.length || r.drop_ins_left_out.length) {
+    out.push('', 'Left out of the stack:');
+    for (const x of left) out.push(`  ${x.kind} ${x.slug}: ${x.left_out}`);
+    for (const d of r.drop_ins_left_out) out.push(`  drop-in ${d}: ${DROP_IN_REASON}`);
+  }
+  out.push('', SITE_FOOTNOTE);
+  return out.join('\n');
+}
