@@ -1,6 +1,6 @@
 // Integration: `wp-bench measure SITE --site` on a calibration site written here: two plugins that bundle the same
 // library (loaded once, by whichever comes first: 3 MiB kept, 3 queries), one plugin on its own (1 MiB, 2 queries),
-// a must-use plugin (1 query), one whose dependency is missing (left out), a theme with front-end cost (512 KiB, 2 queries), and a premium-style plugin whose
+// a must-use plugin (1 query; measured apart, from a must-use folder of its own), one whose dependency is missing (left out), a theme with front-end cost (512 KiB, 2 queries), and a premium-style plugin whose
 // activation fails. The stack within ±5 % + 256 KB of its true memory and exact in queries; each sharing plugin adds
 // ≈ 0 in the site while costing the library alone; the sum of the parts counts the library twice; the failing plugin
 // is left out with its reason; the site's folder is never written; nothing is left behind. On MariaDB and on SQLite.
@@ -31,6 +31,9 @@ async function writeSite(dir: string): Promise<void> {
   await put('wp-content/plugins/premium/premium.php', "<?php\n/**\n * Plugin Name: Calibration premium (its activation fails without a licence)\n * Version: 1.0\n */\nregister_activation_hook(__FILE__, function () { trigger_error('no licence key', E_USER_ERROR); });\n");
   // As an agency site committed without `composer install`: a must-use plugin whose dependency is missing.
   await put('wp-content/mu-plugins/needs-vendor.php', "<?php\n/**\n * Plugin Name: Calibration must-use needing vendor/\n */\nrequire __DIR__ . '/needs-vendor/vendor/autoload.php';\n");
+  // A loader and the sub-folder plugin it loads: one unit, measured with the loader (no cost of its own here).
+  await put('wp-content/mu-plugins/cal-loader.php', "<?php\n/**\n * Plugin Name: Calibration loader\n */\nrequire __DIR__ . '/cal-sub/cal-sub.php';\n");
+  await put('wp-content/mu-plugins/cal-sub/cal-sub.php', "<?php\n/**\n * Plugin Name: Calibration sub-folder plugin\n */\n$GLOBALS['wpb_sub'] = 1;\n");
   await put('wp-content/mu-plugins/site-mu.php', "<?php\n/**\n * Plugin Name: Calibration must-use\n */\nadd_action('init', function () { global $wpdb; $wpdb->get_var('SELECT 20'); });\n");
   await put('wp-content/themes/cal-theme/style.css', '/*\nTheme Name: Calibration theme\nVersion: 1.0\n*/\n');
   await put('wp-content/themes/cal-theme/index.php', "<?php\n$GLOBALS['wpb_theme'] = str_repeat('t', 512 * 1024);\nglobal $wpdb; $wpdb->get_var('SELECT 30'); $wpdb->get_var('SELECT 31');\nwp_head(); echo '<p>calibration</p>'; wp_footer();\n");
@@ -110,6 +113,22 @@ for (const db of ['mariadb', 'sqlite'] as const) describe(`wp-bench measure SITE
     assert.ok(Math.abs(extra - 3072) <= 512, `the sum of the parts counts the library twice: ${extra} KB more`);
   });
 
+  it('measures the must-use plugin apart: alone and in the site, its one query each time; the sum of the parts counts it', () => {
+    const mu = comp('site-mu');
+    for (const ctx of ['activation', 'homepage', 'admin'] as const) {
+      assert.equal(mu.alone!.contexts[ctx]!.queries_delta, 1, `alone, ${ctx}: ${JSON.stringify(mu.alone)}`);
+      assert.equal(mu.in_site!.contexts[ctx]!.queries_delta, 1, `in the site, ${ctx}: ${JSON.stringify(mu.in_site)}`);
+      assert.ok(Math.abs(mu.in_site!.contexts[ctx]!.memory_delta_kb) <= 256, `in the site, ${ctx}: ${JSON.stringify(mu.in_site)}`);
+    }
+    // The sum: the library twice (3 + 3), solo 2, the must-use plugin 1.
+    assert.equal(rec.sum_of_alone.contexts.admin!.queries_delta, 3 + 3 + 2 + 1);
+    assert.deepEqual(rec.sum_of_alone.not_counted, { activation: [], homepage: [], admin: [] });
+    // The sub-folder plugin is loaded by its loader's file: measured with it, said.
+    assert.equal(comp('cal-sub').alone, null);
+    assert.equal(comp('cal-sub').note, 'loaded by cal-loader.php: measured with cal-loader');
+    assert.equal(comp('cal-loader').alone!.contexts.admin!.queries_delta, 0);
+  });
+
   it('says what it left out and why, never silently: the failing activation, the drop-in; the must-use plugin is in the stack', () => {
     assert.match(String(comp('premium').left_out), /activation failed|breaks/);
     assert.equal(comp('premium').in_site, null);
@@ -117,11 +136,12 @@ for (const db of ['mariadb', 'sqlite'] as const) describe(`wp-bench measure SITE
     assert.match(String(comp('needs-vendor').left_out), /breaks every request .*needs-vendor\/vendor\/autoload\.php/);
     assert.equal(comp('site-mu').must_use, true);
     assert.equal(comp('site-mu').left_out, null);
+    assert.equal(comp('needs-vendor').alone, null);
     assert.equal(rec.local.database?.engine, db);
     assert.equal(rec.local.theme, 'cal-theme');
   });
 
-  it('five components as a site, cold, in at most 90 s; the site folder untouched; nothing left behind', async () => {
+  it('the calibration site (nine components), cold, in at most 90 s; the site folder untouched; nothing left behind', async () => {
     assert.ok(seconds <= 90, `${seconds} s`);
     assert.equal(await snapshot(dir), original, 'the site folder was not written');
     const root = /building a throwaway site .* in (\S+)$/m.exec(err)?.[1];

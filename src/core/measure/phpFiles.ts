@@ -158,16 +158,21 @@ if ($wpbench_mu_side !== 'measured') {
 export const MU_NONE_DIR = 'wpbench-mu-none';
 
 /**
- * wp-config.php lines of `measure --site`: the configuration a request asks for (X-WPBench-Config); the site's
- * must-use plugins load in the stack and the stack without one member, no other configuration.
+ * wp-config.php lines of `measure --site`: the configuration a request asks for (X-WPBench-Config; the clean site by
+ * default) and the must-use folder it loads (the configurations file says which: the site's own, WP Bench's own
+ * alone, or one holding a single must-use plugin or all but one).
  */
 function siteConfigPhp(file: string): string {
   return `define('WPBENCH_SITE_CONFIGS', ${phpString(file)});
 $wpbench_config = isset($_SERVER['HTTP_X_WPBENCH_CONFIG']) ? (string) $_SERVER['HTTP_X_WPBENCH_CONFIG'] : 'clean';
-if ($wpbench_config !== 'stack' && strncmp($wpbench_config, 'without:', 8) !== 0) {
-  define('WPMU_PLUGIN_DIR', __DIR__ . '/wp-content/${MU_NONE_DIR}');
-  define('WPMU_PLUGIN_URL', WP_SITEURL . '/wp-content/${MU_NONE_DIR}');
+$wpbench_configs = json_decode((string) file_get_contents(WPBENCH_SITE_CONFIGS), true);
+$wpbench_mu = isset($wpbench_configs[$wpbench_config]['mu']) ? (string) $wpbench_configs[$wpbench_config]['mu'] : '${MU_NONE_DIR}';
+if (!preg_match('/^[a-z0-9-]+$/', $wpbench_mu)) $wpbench_mu = '${MU_NONE_DIR}';
+if ($wpbench_mu !== 'mu-plugins') {
+  define('WPMU_PLUGIN_DIR', __DIR__ . '/wp-content/' . $wpbench_mu);
+  define('WPMU_PLUGIN_URL', WP_SITEURL . '/wp-content/' . $wpbench_mu);
 }
+unset($wpbench_configs);
 `;
 }
 

@@ -52,6 +52,11 @@ export interface Site {
   refTarget?: string;
   /** `measure --site`: each member's basename or folder (and a child theme's parent) */
   members?: Map<MeasuredComponent, { target: string; template?: string }>;
+  /**
+   * --site: each must-use member's folders under wp-content, holding it alone and holding all the others (one entry
+   * per loader file: the members a loader loads are measured with it)
+   */
+  muFolders?: Map<MeasuredComponent, { only: string; without: string }>;
 }
 
 /** Folder (or file) name suffix of the second copy: never a name the working tree's copy can have. */
@@ -239,17 +244,32 @@ export async function buildSite(
   // A single measurement keeps the simpler switch (baseline or not); a comparison chooses among three sides. A
   // must-use plugin's run has a mu-plugins folder per side: each holds WP Bench's own ('wx': never over a file of
   // the component's).
-  const muDirs = opts.site ? ['mu-plugins', MU_NONE_DIR] : ['mu-plugins', ...(c.mustUse ? [MU_BASELINE_DIR, ...(ref ? [MU_REF_DIR] : [])] : [])];
+  // A site's must-use plugins each get a folder holding it alone and one holding all the others (links to the
+  // copies in mu-plugins: the same files, so the same code and the same opcache entries).
+  // Must-use members loaded by the same file (a loader and the sub-folder plugins it loads) are one unit: the loader's
+  // own member (else the first) stands for it.
+  const units = new Map<string, MeasuredComponent[]>();
+  for (const m of opts.site?.members ?? []) if (m.kind === 'plugin' && m.mustUse) units.set(m.mainFile, [...(units.get(m.mainFile) ?? []), m]);
+  const siteMus = [...units.values()].map((u) => u.find((m) => path.basename(m.source) === m.mainFile) ?? u[0]);
+  const names = (m: MeasuredComponent) => [m.mainFile, ...new Set(units.get(m.mainFile)!.flatMap((u) => u.muFolders ?? []))];
+  const muFolders = new Map(siteMus.map((m, i) => [m, { only: `wpbench-mu-only-${i}`, without: `wpbench-mu-without-${i}` }]));
+  const muDirs = opts.site ? ['mu-plugins', MU_NONE_DIR, ...[...muFolders.values()].flatMap((f) => [f.only, f.without])] : ['mu-plugins', ...(c.mustUse ? [MU_BASELINE_DIR, ...(ref ? [MU_REF_DIR] : [])] : [])];
   for (const dir of muDirs) {
     await fs.mkdir(path.join(content, dir), { recursive: true });
     await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.side), opts.site ? SITE_MU_PLUGIN : ref ? SIDE_MU_PLUGIN_COMPARE : SIDE_MU_PLUGIN, { flag: 'wx' });
     await fs.writeFile(path.join(content, dir, OWN_MU_PLUGINS.http), HTTP_GUARD_MU_PLUGIN, { flag: 'wx' });
   }
+  for (const [m, f] of muFolders) {
+    for (const name of names(m)) {
+      const dirs = [f.only, ...[...muFolders].filter(([o]) => o !== m).map(([, g]) => g.without)];
+      for (const dir of dirs) await fs.symlink(path.posix.join('..', 'mu-plugins', name), path.join(content, dir, name));
+    }
+  }
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
   if (opts.site) await fs.writeFile(path.join(siteDir, SITE_ACTIVATE_PATH.slice(1)), SITE_ACTIVATE_ENDPOINT);
-  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}), ...(opts.site ? { members: memberTargets } : {}) };
+  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}), ...(opts.site ? { members: memberTargets, muFolders } : {}) };
 }
 
 /**

@@ -41,7 +41,7 @@ $out = ob_get_clean();
 echo json_encode(array('error' => is_wp_error($r) ? $r->get_error_message() : null, 'output_bytes' => strlen($out)));
 `;
 
-/** The configurations as the JSON file SITE_MU_PLUGIN reads: { id: { plugins, theme } }. */
-export function siteConfigsJson(configs: readonly { id: string; plugins: string[]; theme: [string, string] }[]): string {
-  return JSON.stringify(Object.fromEntries(configs.map((c) => [c.id, { plugins: c.plugins, theme: c.theme }])));
+/** The configurations as the JSON file wp-config.php and SITE_MU_PLUGIN read: { id: { plugins, theme, mu } }. */
+export function siteConfigsJson(configs: readonly { id: string; plugins: string[]; theme: [string, string]; mu: string }[]): string {
+  return JSON.stringify(Object.fromEntries(configs.map((c) => [c.id, { plugins: c.plugins, theme: c.theme, mu: c.mu }])));
 }

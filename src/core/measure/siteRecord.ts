@@ -28,7 +28,8 @@ export interface SiteRecord {
   measured_at?: string;
   site: { contexts: ContextFigures };
   components: SiteComponentResult[];
-  sum_of_alone: { contexts: ContextFigures };
+  /** `not_counted`: per context, the slugs whose alone is not measured there (not in the sum) */
+  sum_of_alone: { contexts: ContextFigures; not_counted?: Partial<Record<keyof ContextFigures, string[]>> };
   drop_ins_left_out: string[];
   local: { database: DatabaseInfo | null; theme: string | null; wordpress: string; php: string; runtime: string; rounds: number; configurations: number; duration_s: number };
 }
@@ -49,6 +50,8 @@ const str = (x: unknown, max = 2000) => typeof x === 'string' && x.length <= max
 export function isSiteRecord(v: unknown): v is SiteRecord {
   const r = v as SiteRecord;
   if (typeof r !== 'object' || r === null || r.source !== 'local' || !isContexts(r.site) || !isContexts(r.sum_of_alone)) return false;
+  const nc = r.sum_of_alone.not_counted;
+  if (nc !== undefined && (typeof nc !== 'object' || nc === null || !Object.values(nc).every((l) => Array.isArray(l) && l.length <= 5000 && l.every((x) => str(x, 300))))) return false;
   if (!Array.isArray(r.components) || r.components.length > 5000 || !Array.isArray(r.drop_ins_left_out) || !r.drop_ins_left_out.every((d) => str(d))) return false;
   const l = r.local;
   if (typeof l !== 'object' || l === null || !str(l.wordpress, 100) || !str(l.php, 100) || !str(l.runtime, 100) || !(l.theme === null || str(l.theme, 300))) return false;
@@ -60,7 +63,7 @@ export function isSiteRecord(v: unknown): v is SiteRecord {
   );
 }
 
-/** A member's figures in a context: what it adds in this site and what it costs alone (null where not measured). */
-export function memberFigures(c: SiteComponentResult, ctx: keyof ContextFigures): { inSite: Figures | null; alone: Figures | null } {
-  return { inSite: c.in_site?.contexts[ctx] ?? null, alone: c.alone?.contexts[ctx] ?? null };
+/** The slugs the sum of the parts could not count in a context (their alone not measured there). */
+export function notCounted(r: SiteRecord, ctx: keyof ContextFigures): string[] {
+  return r.sum_of_alone.not_counted?.[ctx] ?? [];
 }

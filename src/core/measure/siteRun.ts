@@ -115,12 +115,14 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
   let siteRoot: string | undefined;
   let configs: SiteConfig[] = [];
   let targets = new Map<MeasuredComponent, { target: string; template?: string }>();
+  let muFolders = new Map<MeasuredComponent, { only: string; without: string }>();
   const writeConfigs = async (list: SiteConfig[]) => fs.writeFile(configsFile(), siteConfigsJson(list));
   const plan = (baseTheme: string, left: Set<MeasuredComponent>) =>
     siteConfigs(
       regular.filter((m) => !left.has(m.c)).map((m) => ({ slug: m.d.slug, target: targets.get(m.c)!.target })),
       theme && !left.has(theme.c) ? { slug: theme.d.slug, stylesheet: targets.get(theme.c)!.target, template: targets.get(theme.c)!.template ?? targets.get(theme.c)!.target } : null,
       baseTheme,
+      mus.filter((m) => !left.has(m.c) && muFolders.has(m.c)).map((m) => ({ slug: m.d.slug, ...muFolders.get(m.c)! })),
     );
 
   return withOpenSite(
@@ -132,6 +134,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       await fs.mkdir(path.join(runRoot, 'work'), { recursive: true });
       const site = await buildSite(runRoot, { core: env.core, component: members[0].c, sqlite: env.sqlite, db: dbConn, signal: o.signal, site: { members: members.map((m) => m.c), configsFile: configsFile() } });
       targets = site.members!;
+      muFolders = site.muFolders!;
       configs = plan(site.baseTheme, new Set());
       await writeConfigs(configs);
       return site;
@@ -170,7 +173,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       // One request of the stack in each context first: one-time redirects (a welcome screen, a setup wizard) settle.
       for (const ctx of CONTEXTS) await ask(configs.find((c) => c.id === 'stack')!, ctx);
       // Then a member that breaks the stack (or fails on its own) is left out, and the plan made again.
-      for (let attempt = 0; attempt <= regular.length; attempt++) {
+      for (let attempt = 0; attempt <= plugins.length + 1; attempt++) {
         let broken: MeasuredComponent | undefined;
         for (const ctx of CONTEXTS) {
           const out = await settled(configs.find((c) => c.id === 'stack')!, ctx);
@@ -179,13 +182,15 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
           // mu-plugins folder, since no configuration can switch it off.
           const mu = mustUseIn(out.fail.php_error, mus.filter((m) => !left.has(m.c)));
           if (mu) {
-            await fs.rm(path.join(site.siteDir, 'wp-content', 'mu-plugins', mu.c.mainFile), { force: true });
+            await dropMu(site.siteDir, mu.c, muFolders);
             broken = mu.c;
             leftWhy.set(mu.c, `it breaks every request (${ctx}: ${out.fail.reason}: ${firstLine(out.fail.php_error ?? '')})`);
             break;
           }
-          const found = await findBreaker([...regular, ...(theme ? [theme] : [])].filter((m) => !left.has(m.c)), configs, settled, ctx, out.fail);
+          const found = await findBreaker([...regular, ...(theme ? [theme] : []), ...mus].filter((m) => !left.has(m.c)), configs, settled, ctx, out.fail);
           if (found) {
+            // A must-use plugin loads on every request of its folder: taken out of the throwaway site's folders.
+            if (found.m.c.mustUse) await dropMu(site.siteDir, found.m.c, muFolders);
             broken = found.m.c;
             leftWhy.set(found.m.c, found.why);
           }
@@ -195,18 +200,27 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         if (!broken) break;
         left.add(broken);
         progress(`warning: ${leftWhy.get(broken)}: left out of the stack`);
+        // The must-use plugins its loader file loads went with it.
+        for (const o of mus) {
+          if (!broken.mustUse || o.c === broken || o.c.mainFile !== broken.mainFile || left.has(o.c)) continue;
+          left.add(o.c);
+          leftWhy.set(o.c, `loaded by ${o.c.mainFile}, which was taken out (${leftWhy.get(broken)})`);
+        }
         configs = plan(site.baseTheme, left);
         await writeConfigs(configs);
       }
       const samples = await siteRounds(configs, ask, { rounds, warmup, check, progress });
-      const ids = [...regular, ...(theme ? [theme] : [])].filter((m) => !left.has(m.c)).map((m) => `${m.c.kind}:${m.d.slug}`);
+      const measured = [...regular, ...(theme ? [theme] : []), ...mus];
+      // A must-use plugin loaded by another's loader file is measured with it (one unit), said in its note.
+      const withLoader = (m: Member) => (m.c.mustUse && !muFolders.has(m.c) ? mus.find((o) => muFolders.has(o.c) && o.c.mainFile === m.c.mainFile) : undefined);
+      const ids = measured.filter((m) => !left.has(m.c) && !withLoader(m)).map(memberId);
       const a = siteArithmetic(samples, ids);
-      for (const m of [...regular, ...(theme ? [theme] : [])]) {
-        const id = `${m.c.kind}:${m.d.slug}`;
-        const fig = a.components[id];
-        results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null, ...hashes.get(m.c) });
+      for (const m of measured) {
+        const fig = a.components[memberId(m)];
+        const unit = withLoader(m);
+        const note = unit && !left.has(m.c) ? { note: `loaded by ${m.c.mainFile}: measured with ${unit.d.slug}` } : {};
+        results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, ...(m.c.mustUse ? { must_use: true as const } : {}), alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null, ...note, ...hashes.get(m.c) });
       }
-      for (const m of mus) results.push({ kind: 'plugin', slug: m.d.slug, name: m.c.name, must_use: true, alone: null, in_site: null, left_out: leftWhy.get(m.c) ?? null, ...(left.has(m.c) ? {} : { note: 'a must-use plugin: in the stack on every request; not measured apart in this version' }), ...hashes.get(m.c) });
       const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
       results.sort((x, y) => Number(x.left_out !== null) - Number(y.left_out !== null) || key(y) - key(x) || x.slug.localeCompare(y.slug));
       return {
@@ -214,7 +228,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         measured_at: measuredAt,
         site: { contexts: a.site },
         components: results,
-        sum_of_alone: { contexts: a.sum_of_alone },
+        sum_of_alone: { contexts: a.sum_of_alone, not_counted: Object.fromEntries(CONTEXTS.map((c) => [c, a.not_counted[c].map((id) => id.slice(id.indexOf(':') + 1))])) },
         drop_ins_left_out: dropIns,
         local: {
           database: db?.info ?? { engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' },
@@ -244,14 +258,14 @@ async function findBreaker(
 ): Promise<{ m: Member; why: string } | undefined> {
   const cfgOf = (id: string) => configs.find((c) => c.id === id);
   for (const m of members) {
-    const cfg = cfgOf(`without:${m.c.kind}:${m.d.slug}`);
+    const cfg = cfgOf(`without:${memberId(m)}`);
     if (cfg && 'ok' in (await settled(cfg, ctx))) {
       return { m, why: `${fail.reason.startsWith('redirect') ? 'with it the stack redirects' : 'it breaks the stack'} (${ctx}: ${fail.reason}${fail.php_error ? `: ${firstLine(fail.php_error)}` : ''})` };
     }
   }
   // No single cause: the first that fails on its own in this context.
   for (const m of members) {
-    const cfg = cfgOf(`alone:${m.c.kind}:${m.d.slug}`);
+    const cfg = cfgOf(`alone:${memberId(m)}`);
     const alone = cfg ? await settled(cfg, ctx) : undefined;
     if (alone && 'fail' in alone) return { m, why: `it fails on its own (${ctx}: ${alone.fail.reason}${alone.fail.php_error ? `: ${firstLine(alone.fail.php_error)}` : ''})` };
   }
@@ -296,6 +310,16 @@ async function siteRounds(
     delete samples[id]?.[ctx as MeasureContext];
   }
   return samples;
+}
+
+/** A member's id in the configurations ("plugin:SLUG", "mu:SLUG", "theme:SLUG"). */
+const memberId = (m: Member) => (m.c.mustUse ? `mu:${m.d.slug}` : `${m.c.kind}:${m.d.slug}`);
+
+/** Takes a must-use plugin out of the throwaway site: its file in mu-plugins and its links in the other folders. */
+async function dropMu(siteDir: string, c: MeasuredComponent, folders: Map<MeasuredComponent, { only: string; without: string }>): Promise<void> {
+  const content = path.join(siteDir, 'wp-content');
+  await fs.rm(path.join(content, 'mu-plugins', c.mainFile), { force: true });
+  for (const f of folders.values()) for (const dir of [f.only, f.without]) await fs.rm(path.join(content, dir, c.mainFile), { force: true });
 }
 
 /** The must-use plugin whose file (or a sub-folder it loads) a PHP error names: "…/wp-content/mu-plugins/NAME…". */

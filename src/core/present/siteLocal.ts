@@ -4,7 +4,7 @@
 import { l10n } from '../l10n';
 import type { ComponentKind, ContextName } from '../model';
 import { shortDatabase } from '../measure/database';
-import type { Figures, SiteComponentResult, SiteRecord } from '../measure/siteRecord';
+import { notCounted, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRecord';
 import { signedKb, signedMs, signedQueries } from './format';
 import { contextLabel, escapeMarkdown } from './outcome';
 
@@ -93,6 +93,12 @@ function staleLine(r: SiteResult): string[] {
   return r.stale ? ['', escapeMarkdown(l10n.t('⚠ Stale: {0}. Run WP Bench: Measure Site Locally again.', r.stale))] : [];
 }
 
+/** "Not in the sum of the parts (not measured alone): a, b", or undefined. */
+export function notCountedText(rec: SiteRecord): string | undefined {
+  const slugs = [...new Set((['activation', 'homepage', 'admin'] as const).flatMap((c) => notCounted(rec, c)))];
+  return slugs.length ? l10n.t('Not in the sum of the parts (not measured alone): {0}', slugs.join(', ')) : undefined;
+}
+
 /** The site total's tooltip: the stack and the sum of the parts in each context, and what the difference means. */
 export function siteTotalTooltip(r: SiteResult): string[] {
   const rec = r.record;
@@ -104,6 +110,8 @@ export function siteTotalTooltip(r: SiteResult): string[] {
   ];
   for (const c of ['activation', 'homepage', 'admin'] as const) lines.push(`| ${contextLabel(c)} | ${figuresText(rec.site.contexts[c])} | ${figuresText(rec.sum_of_alone.contexts[c])} |`);
   lines.push('', escapeMarkdown(l10n.t('The sum of the parts adds each component measured alone: code two components share is counted twice there, and a component that needs another costs nothing alone.')));
+  const nc = notCountedText(rec);
+  if (nc) lines.push('', escapeMarkdown(nc));
   const left = rec.components.filter((c) => c.left_out).length + rec.drop_ins_left_out.length;
   if (left) lines.push('', escapeMarkdown(l10n.t('{0} left out of the stack (hover a component, or see the report, for why).', left)));
   lines.push('', `_${facts(rec)}_`, ...staleLine(r));

@@ -6,7 +6,7 @@ import { l10n } from '../l10n';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { contextLabel, escapeHtml, siteTotalLine } from '../present/outcome';
 import type { Judgement } from './judge';
-import { figuresText, siteFactsLine, type SiteResult } from '../present/siteLocal';
+import { figuresText, notCountedText, siteFactsLine, type SiteResult } from '../present/siteLocal';
 import type { Figures } from '../measure/siteRecord';
 import { figuresDifference } from './siteText';
 
@@ -82,6 +82,8 @@ function asItRuns(site: SiteResult): string[] {
     parts.push(`<tr><th scope="row">${escapeHtml(contextLabel(c))}</th><td>${stacked(a)}</td><td>${stacked(b)}</td><td>${d ? stacked(d) : '—'}</td></tr>`);
   }
   parts.push('</tbody></table>');
+  const nc = notCountedText(rec);
+  if (nc) parts.push(`<p class="note">${escapeHtml(nc)}</p>`);
   const members = rec.components.filter((c) => !c.left_out && (c.in_site || c.alone));
   if (members.length) {
     parts.push(`<table class="members"><caption>${escapeHtml(l10n.t('What each component adds in this site (the stack without it) and costs alone, on the homepage'))}</caption>`);
@@ -96,8 +98,8 @@ function asItRuns(site: SiteResult): string[] {
     for (const d of rec.drop_ins_left_out) parts.push(`<li><code>${escapeHtml(d)}</code>: ${escapeHtml(l10n.t('a drop-in: not measured (it changes what every request does)'))}</li>`);
     parts.push('</ul></details>');
   }
-  const mus = rec.components.filter((c) => c.must_use && !c.left_out);
-  if (mus.length) parts.push(`<p class="note">${escapeHtml(l10n.t('Must-use plugins in the stack, not measured apart: {0}', mus.map((c) => c.slug).join(', ')))}</p>`);
+  const mus = rec.components.filter((c) => c.must_use && !c.left_out && !c.in_site && !c.alone);
+  if (mus.length) parts.push(`<p class="note">${escapeHtml(l10n.t('In the stack, not measured apart: {0}', mus.map((c) => (c.note ? `${c.slug} (${c.note})` : c.slug)).join(', ')))}</p>`);
   parts.push('</section>');
   return parts;
 }

@@ -7,7 +7,7 @@ import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { escapeHtml } from '../present/outcome';
 import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
-import { COMPONENTS_LINE, DROP_IN_REASON, measuredFacts, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, stackRows } from './siteText';
+import { COMPONENTS_LINE, DROP_IN_REASON, kindLabel, measuredFacts, notCountedLine, notedMembers, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, stackRows } from './siteText';
 
 export interface SiteReportOptions {
   /** The site the report is about (its folder's name), shown in the title. */
@@ -35,8 +35,6 @@ function named(c: { name: string; slug: string }): { name: string | null; slug: 
 const reason = (text: string) => plainText(text, 2000);
 
 const leftOut = (r: SiteRecord) => r.components.filter((x) => x.left_out);
-/** Members with a note of their own, other than the must-use plugins (said in their line). */
-const noted = (r: SiteRecord) => r.components.filter((x) => x.note && !x.left_out && !x.must_use);
 
 const mdRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const mdMember = (c: { name: string; slug: string }) => {
@@ -49,22 +47,23 @@ export function siteMarkdownSection(r: SiteRecord, stale?: string): string {
   const out: string[] = [`### ${SITE_TITLE}`, '', escapeMarkdown(measuredLine(r, stale)), ''];
   out.push(mdRow(STACK_HEADERS), '|:--|--:|--:|--:|');
   for (const x of stackRows(r)) out.push(mdRow([x.context, escapeMarkdown(x.stack), escapeMarkdown(x.sum), escapeMarkdown(x.difference)]));
-  out.push('', escapeMarkdown(DIFFERENCE_NOTE), '');
+  const nc = notCountedLine(r);
+  out.push('', ...(nc ? [escapeMarkdown(nc), ''] : []), escapeMarkdown(DIFFERENCE_NOTE), '');
   const members = measuredMembers(r);
   out.push(`${escapeMarkdown(COMPONENTS_LINE)}:`, '');
   if (members.length) {
     out.push(mdRow(MEMBER_HEADERS), '|:--|:--|--:|--:|--:|--:|');
-    for (const x of members) out.push(mdRow([x.kind, mdMember(x), ...[memberCell(x.in_site, 'homepage'), memberCell(x.alone, 'homepage'), memberCell(x.in_site, 'admin'), memberCell(x.alone, 'admin')].map(escapeMarkdown)]));
+    for (const x of members) out.push(mdRow([kindLabel(x), mdMember(x), ...[memberCell(x.in_site, 'homepage'), memberCell(x.alone, 'homepage'), memberCell(x.in_site, 'admin'), memberCell(x.alone, 'admin')].map(escapeMarkdown)]));
   } else {
     out.push('No component was measured in the stack.');
   }
   const mus = mustUseMembers(r);
   if (mus.length) out.push('', `${escapeMarkdown(MUST_USE_LINE)}: ${mus.map((c) => markdownCode(c.slug)).join(', ')}`);
-  for (const x of noted(r)) out.push('', `${x.kind} ${mdMember(x)}: ${escapeMarkdown(reason(x.note!))}`);
+  for (const x of notedMembers(r)) out.push('', `${x.kind} ${mdMember(x)}: ${escapeMarkdown(reason(x.note!))}`);
   const left = leftOut(r);
   if (left.length || r.drop_ins_left_out.length) {
     out.push('', '**Left out of the stack**', '');
-    for (const x of left) out.push(`- ${x.kind} ${mdMember(x)}: ${escapeMarkdown(reason(x.left_out!))}`);
+    for (const x of left) out.push(`- ${kindLabel(x)} ${mdMember(x)}: ${escapeMarkdown(reason(x.left_out!))}`);
     for (const d of r.drop_ins_left_out) out.push(`- drop-in ${markdownCode(d)}: ${escapeMarkdown(DROP_IN_REASON)}`);
   }
   out.push('', `<sub>${escapeMarkdown(SITE_FOOTNOTE)}</sub>`);
@@ -92,14 +91,15 @@ export function siteHtmlSection(r: SiteRecord, stale?: string): string {
   const out: string[] = ['<section class="site">', `<h2>${escapeHtml(SITE_TITLE)}</h2>`, `<p class="meta">${escapeHtml(measuredLine(r, stale))}</p>`];
   out.push(`<table class="stack">${th(STACK_HEADERS)}<tbody>`);
   for (const x of stackRows(r)) out.push(`<tr><th scope="row">${escapeHtml(x.context)}</th><td>${htmlFigures(x.stack)}</td><td>${htmlFigures(x.sum)}</td><td>${htmlFigures(x.difference)}</td></tr>`);
-  out.push('</tbody></table>', `<p class="note">${escapeHtml(DIFFERENCE_NOTE)}</p>`);
+  const nc = notCountedLine(r);
+  out.push('</tbody></table>', ...(nc ? [`<p class="note">${escapeHtml(nc)}</p>`] : []), `<p class="note">${escapeHtml(DIFFERENCE_NOTE)}</p>`);
   const members = measuredMembers(r);
   out.push(`<p>${escapeHtml(COMPONENTS_LINE)}:</p>`);
   if (members.length) {
     out.push(`<table class="members">${th(MEMBER_HEADERS, 1)}<tbody>`);
     for (const x of members) {
       const cells = [memberCell(x.in_site, 'homepage'), memberCell(x.alone, 'homepage'), memberCell(x.in_site, 'admin'), memberCell(x.alone, 'admin')].map((c) => `<td>${htmlFigures(c)}</td>`).join('');
-      out.push(`<tr><td>${escapeHtml(x.kind)}</td><td class="name">${htmlMember(x)}</td>${cells}</tr>`);
+      out.push(`<tr><td>${escapeHtml(kindLabel(x))}</td><td class="name">${htmlMember(x)}</td>${cells}</tr>`);
     }
     out.push('</tbody></table>');
   } else {
@@ -107,11 +107,11 @@ export function siteHtmlSection(r: SiteRecord, stale?: string): string {
   }
   const mus = mustUseMembers(r);
   if (mus.length) out.push(`<p class="note">${escapeHtml(MUST_USE_LINE)}: ${mus.map((c) => `<code>${escapeHtml(c.slug)}</code>`).join(', ')}</p>`);
-  for (const x of noted(r)) out.push(`<p class="note">${escapeHtml(x.kind)} ${htmlMember(x)}: ${escapeHtml(reason(x.note!))}</p>`);
+  for (const x of notedMembers(r)) out.push(`<p class="note">${escapeHtml(x.kind)} ${htmlMember(x)}: ${escapeHtml(reason(x.note!))}</p>`);
   const left = leftOut(r);
   if (left.length || r.drop_ins_left_out.length) {
     out.push(`<h3>Left out of the stack</h3>`, '<ul class="left-out">');
-    for (const x of left) out.push(`<li>${escapeHtml(x.kind)} ${htmlMember(x)}: ${escapeHtml(reason(x.left_out!))}</li>`);
+    for (const x of left) out.push(`<li>${escapeHtml(kindLabel(x))} ${htmlMember(x)}: ${escapeHtml(reason(x.left_out!))}</li>`);
     for (const d of r.drop_ins_left_out) out.push(`<li>drop-in <code>${escapeHtml(d)}</code>: ${escapeHtml(DROP_IN_REASON)}</li>`);
     out.push('</ul>');
   }

@@ -1,7 +1,7 @@
 // What every report of `measure SITE --site` says alike (English, as the CLI): the figures of a context, the
 // difference between the stack as it runs and the sum of its parts, the measurement's facts, the members by what
 // they add in the site, and the terminal table. Plain text here: markdown and HTML (siteFormats.ts) escape it.
-import type { ContextFigures, Figures, SiteComponentResult, SiteRecord } from '../measure/siteRecord';
+import { notCounted, type ContextFigures, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRecord';
 import { databaseLabel } from '../measure/database';
 import { CONTEXTS } from '../measure/method';
 import { textTable } from './plain';
@@ -34,11 +34,22 @@ export function stackRows(r: SiteRecord): Array<{ context: (typeof CONTEXTS)[num
   return CONTEXTS.map((c) => ({ context: c, stack: figuresCell(r.site.contexts[c]), sum: figuresCell(r.sum_of_alone.contexts[c]), difference: differenceCell(r.site.contexts[c], r.sum_of_alone.contexts[c]) }));
 }
 
+/** "Not in the sum of the parts (not measured alone): a (homepage, admin); b (activation)", or undefined. */
+export function notCountedLine(r: SiteRecord): string | undefined {
+  const by = new Map<string, string[]>();
+  for (const c of CONTEXTS) for (const slug of notCounted(r, c)) by.set(slug, [...(by.get(slug) ?? []), c]);
+  if (!by.size) return undefined;
+  return `Not in the sum of the parts (not measured alone): ${[...by].map(([slug, cs]) => `${slug} (${cs.join(', ')})`).join('; ')}`;
+}
+
 /** "php runtime, PHP 8.2.36, WordPress 6.8.1, MariaDB 10.11.6, theme t, 10 rounds of 7 configurations, 19.2 s" */
 export function measuredFacts(r: SiteRecord): string {
   const l = r.local;
   return `${l.runtime} runtime, PHP ${l.php}, WordPress ${l.wordpress}, ${databaseLabel(l.database ?? undefined)}, theme ${l.theme ?? '(none: the baseline theme)'}, ${l.rounds} rounds of ${l.configurations} configurations, ${l.duration_s} s`;
 }
+
+/** "plugin", "must-use" or "theme": how a member's kind reads in every report. */
+export const kindLabel = (x: SiteComponentResult): string => (x.must_use ? 'must-use' : x.kind);
 
 const whatItAdds = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
 
@@ -47,8 +58,11 @@ export function measuredMembers(r: SiteRecord): SiteComponentResult[] {
   return r.components.filter((x) => !x.left_out && !x.note).sort((x, y) => whatItAdds(y) - whatItAdds(x) || x.slug.localeCompare(y.slug));
 }
 
-/** Must-use plugins in the stack (not measured apart). */
-export const mustUseMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.must_use && !c.left_out);
+/** Must-use plugins in the stack not measured apart (records from before they were). */
+export const mustUseMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.must_use && !c.left_out && !c.in_site && !c.alone && !c.note?.startsWith('loaded by'));
+
+/** Members without figures of their own and a note saying why (a must-use plugin measured with its loader). */
+export const notedMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.note && !c.left_out && !mustUseMembers(r).includes(c));
 
 export const MUST_USE_LINE = 'Must-use plugins in the stack, not measured apart in this version (the sum of the parts leaves them out)';
 export const COMPONENTS_LINE = 'Each component, by what it adds in this site (the stack against the stack without it) and what it costs alone';
@@ -61,18 +75,20 @@ export function siteTable(r: SiteRecord): string {
     `The site as it runs — measured locally: ${measuredFacts(r)}`,
     '',
     textTable([['CONTEXT', 'THE STACK, AS IT RUNS', 'SUM OF THE PARTS, EACH ALONE', 'DIFFERENCE'], ...stackRows(r).map((x) => [x.context, x.stack, x.sum, x.difference])]),
+    ...(notCountedLine(r) ? [notCountedLine(r)!] : []),
     '',
     `${COMPONENTS_LINE}:`,
   ];
   const rows = [['KIND', 'SLUG', 'IN THIS SITE (homepage)', 'ALONE (homepage)', 'IN THIS SITE (admin)', 'ALONE (admin)']];
-  for (const x of measuredMembers(r)) rows.push([x.kind, x.slug, memberCell(x.in_site, 'homepage'), memberCell(x.alone, 'homepage'), memberCell(x.in_site, 'admin'), memberCell(x.alone, 'admin')]);
+  for (const x of measuredMembers(r)) rows.push([kindLabel(x), x.slug, memberCell(x.in_site, 'homepage'), memberCell(x.alone, 'homepage'), memberCell(x.in_site, 'admin'), memberCell(x.alone, 'admin')]);
   out.push(textTable(rows));
   const mus = mustUseMembers(r);
   if (mus.length) out.push(`${MUST_USE_LINE}: ${mus.map((c) => c.slug).join(', ')}`);
+  for (const x of notedMembers(r)) out.push(`${kindLabel(x)} ${x.slug}: ${x.note}`);
   const left = r.components.filter((x) => x.left_out);
   if (left.length || r.drop_ins_left_out.length) {
     out.push('', 'Left out of the stack:');
-    for (const x of left) out.push(`  ${x.kind} ${x.slug}: ${x.left_out}`);
+    for (const x of left) out.push(`  ${kindLabel(x)} ${x.slug}: ${x.left_out}`);
     for (const d of r.drop_ins_left_out) out.push(`  drop-in ${d}: ${DROP_IN_REASON}`);
   }
   out.push('', SITE_FOOTNOTE);

@@ -8,18 +8,21 @@ const all = (ttfb: number, kb: number, q: number) => ({ activation: [s(ttfb, kb,
 
 describe('measure --site: configurations and arithmetic', () => {
   it('the clean site, the stack, and each member alone and without it (a theme: with the baseline theme instead)', () => {
-    const c = siteConfigs([{ slug: 'a', target: 'a/a.php' }, { slug: 'b', target: 'b.php' }], { slug: 'child', stylesheet: 'child', template: 'parent' }, 'twentytwentythree');
+    const c = siteConfigs([{ slug: 'a', target: 'a/a.php' }, { slug: 'b', target: 'b.php' }], { slug: 'child', stylesheet: 'child', template: 'parent' }, 'twentytwentythree', [{ slug: 'loader', only: 'wpbench-mu-only-0', without: 'wpbench-mu-without-0' }]);
     assert.deepEqual(
       c.map((x) => [x.id, x.plugins.join('+'), x.theme.join('/'), x.mu]),
       [
-        ['clean', '', 'twentytwentythree/twentytwentythree', false],
-        ['stack', 'a/a.php+b.php', 'child/parent', true],
-        ['alone:plugin:a', 'a/a.php', 'twentytwentythree/twentytwentythree', false],
-        ['without:plugin:a', 'b.php', 'child/parent', true],
-        ['alone:plugin:b', 'b.php', 'twentytwentythree/twentytwentythree', false],
-        ['without:plugin:b', 'a/a.php', 'child/parent', true],
-        ['alone:theme:child', '', 'child/parent', false],
-        ['without:theme:child', 'a/a.php+b.php', 'twentytwentythree/twentytwentythree', true],
+        ['clean', '', 'twentytwentythree/twentytwentythree', 'wpbench-mu-none'],
+        ['stack', 'a/a.php+b.php', 'child/parent', 'mu-plugins'],
+        ['alone:plugin:a', 'a/a.php', 'twentytwentythree/twentytwentythree', 'wpbench-mu-none'],
+        ['without:plugin:a', 'b.php', 'child/parent', 'mu-plugins'],
+        ['alone:plugin:b', 'b.php', 'twentytwentythree/twentytwentythree', 'wpbench-mu-none'],
+        ['without:plugin:b', 'a/a.php', 'child/parent', 'mu-plugins'],
+        // A must-use plugin: alone from a folder holding it only; the stack without it from one holding the others.
+        ['alone:mu:loader', '', 'twentytwentythree/twentytwentythree', 'wpbench-mu-only-0'],
+        ['without:mu:loader', 'a/a.php+b.php', 'child/parent', 'wpbench-mu-without-0'],
+        ['alone:theme:child', '', 'child/parent', 'wpbench-mu-none'],
+        ['without:theme:child', 'a/a.php+b.php', 'twentytwentythree/twentytwentythree', 'mu-plugins'],
       ],
     );
     assert.equal(siteConfigs([], null, 'base').length, 2, 'no member: the clean site and the stack (the same)');
@@ -50,6 +53,22 @@ describe('measure --site: configurations and arithmetic', () => {
     assert.deepEqual(r.components['plugin:solo'].in_site.admin, { ttfb_delta_ms: 3, memory_delta_kb: 1024, queries_delta: 2 });
     assert.deepEqual(r.sum_of_alone.homepage, { ttfb_delta_ms: 10, memory_delta_kb: 7168, queries_delta: 8 });
     assert.ok(Object.is(r.components['plugin:b'].in_site.admin!.memory_delta_kb, 0), 'never -0');
+  });
+
+  it('the sum of the parts adds the alones measured and names those it could not count', () => {
+    const samples: SiteSamples = {
+      clean: all(10, 100, 1),
+      stack: all(20, 400, 4),
+      'alone:plugin:a': all(15, 300, 3),
+      'alone:mu:needs-a': { activation: [s(11, 110, 1)] },
+      'without:plugin:a': all(12, 200, 2),
+      'without:mu:needs-a': all(19, 390, 4),
+    };
+    const r = siteArithmetic(samples, ['plugin:a', 'mu:needs-a']);
+    assert.deepEqual(r.sum_of_alone.homepage, { ttfb_delta_ms: 5, memory_delta_kb: 200, queries_delta: 2 }, 'a alone only');
+    assert.deepEqual(r.not_counted.homepage, ['mu:needs-a']);
+    assert.deepEqual(r.sum_of_alone.activation, { ttfb_delta_ms: 6, memory_delta_kb: 210, queries_delta: 2 });
+    assert.deepEqual(r.not_counted.activation, []);
   });
 
   it('medians of the rounds; a context a configuration has no samples in is null, and so is the sum there', () => {

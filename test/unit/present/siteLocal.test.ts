@@ -76,6 +76,9 @@ describe('site records', () => {
     assert.match(siteTotalText(stale), /\(stale\)$/);
     assert.match(memberText(stale, siteMember(stale, 'plugin', 'share-a')!), /\(stale\)$/);
     assert.match(siteTotalTooltip(stale).join('\n'), /Stale: plugin share-a changed since\. Run WP Bench: Measure Site Locally again\./);
+    assert.doesNotMatch(siteTotalTooltip(r).join('\n'), /Not in the sum/);
+    const partial = { record: siteRecord({ sum_of_alone: { ...ctx(f(275, 8976, 31)), not_counted: { activation: [], homepage: ['needs-a'], admin: ['needs-a'] } } }) };
+    assert.match(siteTotalTooltip(partial).join('\n'), /Not in the sum of the parts \(not measured alone\): needs-a/);
   });
 
   it('the hover explains both figures, per context, and escapes what the run wrote', () => {
@@ -99,7 +102,7 @@ describe('site records', () => {
     assert.match(body, /&#60;script&#62;alert\(1\)&#60;\/script&#62;/);
     assert.doesNotMatch(body, /<script|<b>/);
     assert.match(body, /Stale: plugin share-a changed since/);
-    assert.match(body, /Must-use plugins in the stack, not measured apart: site-mu/);
+    assert.match(body, /In the stack, not measured apart: site-mu \(a must-use plugin/);
   });
 
   it('offers the open folders and each folder above wp-content or Bedrock web/app, inside the open folders only', () => {
