@@ -74,6 +74,31 @@ export function configOrder<T>(configs: readonly T[], r: number): T[] {
   return [...configs.slice(k), ...configs.slice(0, k)];
 }
 
+/** How many configurations apart the clean site and the stack are asked again within a round. */
+export const BASELINE_EVERY = 12;
+
+/**
+ * A round's requests in a context: the rotated order, with the clean site and the stack asked again after every
+ * `every` other configurations. Every "alone" is against the clean site and every "in the site" against the stack:
+ * a baseline median that drift pushed aside would shift them all alike, and the sum of the parts N times over, so a
+ * large site samples its two baselines more often (a site of up to `every` configurations is unchanged).
+ */
+export function roundOrder<T extends { id: string }>(configs: readonly T[], r: number, every = BASELINE_EVERY): T[] {
+  const order = configOrder(configs, r);
+  const baselines = configs.filter((c) => c.id === 'clean' || c.id === 'stack');
+  const out: T[] = [];
+  let since = 0;
+  for (const c of order) {
+    out.push(c);
+    if (baselines.includes(c)) continue;
+    if (++since === every) {
+      since = 0;
+      out.push(...baselines);
+    }
+  }
+  return out;
+}
+
 export interface Figures {
   ttfb_delta_ms: number;
   memory_delta_kb: number;

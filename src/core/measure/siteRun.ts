@@ -15,7 +15,7 @@ import { requestContext, type Outcome } from './rounds';
 import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
 import { findEnvironment } from './runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from './site';
-import { configOrder, siteArithmetic, siteConfigs, type SiteConfig, type SiteSamples } from './sitePlan';
+import { roundOrder, siteArithmetic, siteConfigs, type SiteConfig, type SiteSamples } from './sitePlan';
 import { underDeadline } from './engine';
 import { sourceHash } from './cache';
 
@@ -288,7 +288,7 @@ async function siteRounds(
   for (let r = 0; r < total; r++) {
     const warm = r < warmup;
     for (const ctx of CONTEXTS) {
-      const order = configOrder(configs, r);
+      const order = roundOrder(configs, r);
       for (const [i, cfg] of order.entries()) {
         check();
         if (failed.has(`${cfg.id} ${ctx}`)) continue;

@@ -1,7 +1,7 @@
 // measure --site: the configurations of a stack and the arithmetic over their medians.
 import * as assert from 'node:assert/strict';
 import type { Sample } from '../../../src/core/measure/method';
-import { configOrder, siteArithmetic, siteConfigs, type SiteSamples } from '../../../src/core/measure/sitePlan';
+import { configOrder, roundOrder, siteArithmetic, siteConfigs, type SiteSamples } from '../../../src/core/measure/sitePlan';
 
 const s = (ttfbMs: number, kb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: kb * 1024, queries });
 const all = (ttfb: number, kb: number, q: number) => ({ activation: [s(ttfb, kb, q)], homepage: [s(ttfb, kb, q)], admin: [s(ttfb, kb, q)] });
@@ -32,6 +32,17 @@ describe('measure --site: configurations and arithmetic', () => {
     const ids = ['a', 'b', 'c'];
     assert.deepEqual([0, 1, 2, 3].map((r) => configOrder(ids, r).join('')), ['abc', 'bca', 'cab', 'abc']);
     assert.deepEqual(configOrder([], 5), []);
+  });
+
+  it('a large site asks the clean site and the stack again after every 12 other configurations; a small one as is', () => {
+    const cfgs = ['clean', 'stack', ...Array.from({ length: 26 }, (_, i) => `c${i}`)].map((id) => ({ id }));
+    const order = roundOrder(cfgs, 0).map((c) => c.id);
+    assert.equal(order.length, 28 + 2 * 2, 'two more pairs for 26 others');
+    assert.deepEqual(order.slice(0, 16), ['clean', 'stack', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11', 'clean', 'stack']);
+    assert.equal(order.filter((id) => id === 'clean').length, 3);
+    assert.deepEqual(new Set(roundOrder(cfgs, 5).map((c) => c.id)), new Set(cfgs.map((c) => c.id)), 'every configuration every round');
+    const small = ['clean', 'stack', 'a', 'b'].map((id) => ({ id }));
+    assert.deepEqual(roundOrder(small, 1).map((c) => c.id), ['stack', 'a', 'b', 'clean']);
   });
 
   it('two plugins sharing a library: each adds nothing in the site, costs the library alone; the sum of the parts counts it twice', () => {
