@@ -292,9 +292,9 @@ describe('wp-bench measure with the native php runtime', function () {
     assert.match(stderr, /interrupted/);
   });
 
-  it('the reader of stderr going away mid-run (`measure … 2>&1 | head`: EPIPE, process.exit) leaves nothing behind', async () => {
+  /** The real CLI measuring the do-nothing plugin for 50 rounds, its stderr read until `ready` matches. */
+  async function longRun(ready: RegExp) {
     const cli = path.join(ROOT, 'dist', 'cli.js');
-    // stderr is a pipe we read until the server is up, then close: the next progress line hits EPIPE.
     const child = spawn(process.execPath, [cli, 'measure', path.join(FIX, 'noop'), '--rounds', '50', '--no-cache'], {
       env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -306,10 +306,29 @@ describe('wp-bench measure with the native php runtime', function () {
         stderr += d.toString();
         const root = /throwaway site .* in (\S+)/.exec(stderr)?.[1];
         const m = /site at http:\/\/127\.0\.0\.1:(\d+) \(server pid (\d+)\)/.exec(stderr);
-        if (root && m) resolve({ root, port: Number(m[1]), pid: Number(m[2]) });
+        if (root && m && ready.test(stderr)) resolve({ root, port: Number(m[1]), pid: Number(m[2]) });
       });
       child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
     });
+    return { child, exited, found };
+  }
+
+  it('SIGKILL mid-run (no clean-up can run): the next run removes the folder and servers left behind, and says so', async () => {
+    const { child, exited, found } = await longRun(/measuring: round 2\//);
+    child.kill('SIGKILL');
+    await exited;
+    assert.ok(existsSync(found.root), 'a killed run leaves its folder: nothing of it could clean up');
+    const err: string[] = [];
+    const code = await runCli(['measure', path.join(FIX, 'noop'), '--rounds', '1', '--warmup', '1', '--no-cache'], { out: () => undefined, err: (t) => err.push(t), env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir }, cwd: ROOT });
+    assert.equal(code, 0, err.join('\n'));
+    assert.ok(err.some((l) => l.includes(`left by a killed run`) && l.includes(path.basename(found.root))), err.join('\n'));
+    assert.equal(existsSync(found.root), false, 'the next run removed it');
+    assert.equal(alive(found.pid), false, 'no server of it left');
+  });
+
+  it('the reader of stderr going away mid-run (`measure … 2>&1 | head`: EPIPE, process.exit) leaves nothing behind', async () => {
+    // stderr is a pipe we read until the server is up, then close: the next progress line hits EPIPE.
+    const { child, exited, found } = await longRun(/site at/);
     child.stderr.destroy();
     await exited;
     assert.equal(existsSync(found.root), false, 'temp folder removed');

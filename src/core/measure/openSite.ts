@@ -15,6 +15,7 @@ import { abortError, MeasureError, raceAbort, type MeasureOptions } from './runO
 import { sandboxLine, type Environment } from './runtimeChoice';
 import { killMarked, waitGone } from './sandbox';
 import { INSTALL_PATH, makeTempRoot, removeSite, type Site } from './site';
+import { sweepOrphanedRoots } from './orphans';
 import { liveSite, phpErrorText, type LiveSite } from './siteClient';
 
 /**
@@ -101,6 +102,9 @@ export async function withOpenSite<T>(
   let startP: Promise<RuntimeServer> | undefined;
   let dbP: Promise<RunningDb> | undefined;
   try {
+    // Folders left by runs that were killed (SIGKILL: no clean-up could run) go first.
+    const swept = await sweepOrphanedRoots().catch(() => []);
+    if (swept.length) progress(`removed ${swept.length === 1 ? 'a temporary folder' : `${swept.length} temporary folders`} left by a killed run (${swept.map((r) => path.basename(r)).join(', ')})`);
     root = await makeTempRoot();
     track({ root });
     o.onResource?.({ root });

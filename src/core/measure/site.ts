@@ -1,8 +1,8 @@
 // The throwaway site: a temporary folder with a copy of WordPress core, our own wp-config.php, the SQLite drop-in,
 // the probe, and the component COPIED in (never touched in place). Removed by removeSite() whatever happened.
 import { crypto } from '../lazyNode';
+import { makeOwnedTempRoot } from './orphans';
 import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MeasuredComponent } from './component';
 import type { SqliteSource } from './environment';
@@ -98,8 +98,9 @@ export async function copyTree(src: string, dst: string, opts: CopyOptions = {})
   return tree.skipped;
 }
 
+/** A run's temporary folder, its owner written in it (a later run removes it if this process is killed). */
 export async function makeTempRoot(): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), 'wp-bench-measure-'));
+  return makeOwnedTempRoot();
 }
 
 export async function buildSite(
