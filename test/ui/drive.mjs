@@ -1,4 +1,33 @@
 // Driving the workbench as a person would, shared by the UI test and the screenshot scripts.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openWorkbench, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Where the screenshot scripts write: docs/screenshots/, or WPBENCH_SCREENSHOT_DIR. */
+export const SHOTS = process.env.WPBENCH_SCREENSHOT_DIR ? path.resolve(process.env.WPBENCH_SCREENSHOT_DIR) : path.join(ROOT, 'docs', 'screenshots');
+
+/**
+ * A screenshot script's workbench: a copy of the sample site (`workspace`) in the oldest VS Code we support, with the
+ * extension from this checkout (its title bar says "Extension Development Host") against the emulator at `apiUrl`.
+ */
+export function openSampleWorkbench(workspace, apiUrl) {
+  return openWorkbench({
+    codeServerDir: VSCODE_TARGETS[0].dir,
+    workspace,
+    extensionDevelopmentPath: ROOT,
+    viewport: { width: 1400, height: 860 },
+    settings: { 'wpBench.apiUrl': apiUrl, 'editor.hover.delay': 150, 'workbench.tips.enabled': false, 'window.commandCenter': false },
+  });
+}
+
+/** The themes a screenshot script takes: all three, or those named after `--themes` (dark, light, hc). */
+export function chosenThemes(argv = process.argv) {
+  const i = argv.indexOf('--themes');
+  if (i < 0) return THEMES;
+  const named = argv.slice(i + 1);
+  return THEMES.filter((t) => named.includes(t.suffix ? t.suffix.slice(1) : 'dark'));
+}
 
 /** Runs a command from the palette (Ctrl+Shift+P), waiting for its row before pressing Enter. */
 export async function palette(page, command) {

@@ -6,26 +6,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openWorkbench, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { THEMES, comparePlugins, measureFromPalette, palette, quickOpen, setUpSample, widenSideBar } from './drive.mjs';
+import { SHOTS, chosenThemes, openSampleWorkbench, comparePlugins, measureFromPalette, palette, quickOpen, setUpSample, widenSideBar } from './drive.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SHOTS = process.env.WPBENCH_SCREENSHOT_DIR ? path.resolve(process.env.WPBENCH_SCREENSHOT_DIR) : path.join(ROOT, 'docs', 'screenshots');
 
 fs.mkdirSync(SHOTS, { recursive: true });
 const emulator = await startEmulator();
 try {
-  for (const { suffix, theme, workbenchClass } of THEMES) {
+  for (const { suffix, theme, workbenchClass } of chosenThemes()) {
     const workspace = copyFixture();
-    const wb = await openWorkbench({
-      codeServerDir: VSCODE_TARGETS[0].dir,
-      workspace,
-      extensionDevelopmentPath: ROOT,
-      viewport: { width: 1400, height: 860 },
-      settings: { 'wpBench.apiUrl': emulator.url, 'editor.hover.delay': 150, 'workbench.tips.enabled': false, 'window.commandCenter': false },
-    });
+    const wb = await openSampleWorkbench(workspace, emulator.url);
     const { page } = wb;
     try {
       await setUpSample(page, { theme, workbenchClass }, 'LayerSlider WP');

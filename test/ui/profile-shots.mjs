@@ -7,13 +7,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openWorkbench, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { THEMES, measureFromPalette, palette, quickOpen, setUpSample, widenSideBar } from './drive.mjs';
+import { SHOTS, chosenThemes, openSampleWorkbench, measureFromPalette, palette, quickOpen, setUpSample, widenSideBar } from './drive.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SHOTS = process.env.WPBENCH_SCREENSHOT_DIR ? path.resolve(process.env.WPBENCH_SCREENSHOT_DIR) : path.join(ROOT, 'docs', 'screenshots');
 const HOT = `
 function acme_shop_tweaks_prices() {
 \t$end = hrtime( true ) + 15000000; // 15 ms of work on every request
@@ -25,16 +21,10 @@ add_action( 'init', 'acme_shop_tweaks_prices' );
 fs.mkdirSync(SHOTS, { recursive: true });
 const emulator = await startEmulator();
 try {
-  for (const { suffix, theme, workbenchClass } of THEMES.filter((t) => !process.argv.includes('--themes') || process.argv.includes(t.suffix ? t.suffix.slice(1) : 'dark'))) {
+  for (const { suffix, theme, workbenchClass } of chosenThemes()) {
     const workspace = copyFixture();
     fs.appendFileSync(path.join(workspace, 'wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php'), HOT);
-    const wb = await openWorkbench({
-      codeServerDir: VSCODE_TARGETS[0].dir,
-      workspace,
-      extensionDevelopmentPath: ROOT,
-      viewport: { width: 1400, height: 860 },
-      settings: { 'wpBench.apiUrl': emulator.url, 'editor.hover.delay': 150, 'workbench.tips.enabled': false, 'window.commandCenter': false },
-    });
+    const wb = await openSampleWorkbench(workspace, emulator.url);
     const { page } = wb;
     try {
       await setUpSample(page, { theme, workbenchClass }, 'Acme Shop Tweaks');

@@ -7,30 +7,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openWorkbench, VSCODE_TARGETS } from '../integration/harness/runInCodeServer.mjs';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { THEMES, palette, setUpSample, widenSideBar } from './drive.mjs';
+import { SHOTS, chosenThemes, openSampleWorkbench, palette, setUpSample, widenSideBar } from './drive.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SHOTS = process.env.WPBENCH_SCREENSHOT_DIR ? path.resolve(process.env.WPBENCH_SCREENSHOT_DIR) : path.join(ROOT, 'docs', 'screenshots');
-const only = process.argv.includes('--themes') ? process.argv[process.argv.indexOf('--themes') + 1] : undefined;
-const themes = only === 'dark' ? THEMES.slice(0, 1) : THEMES;
 const BUSY = "\nfunction acme_shop_tweaks_busy() {\n\t$end = hrtime( true ) + 15000000;\n\twhile ( hrtime( true ) < $end ) {}\n}\nadd_action( 'init', 'acme_shop_tweaks_busy' );\n";
 
 fs.mkdirSync(SHOTS, { recursive: true });
 const emulator = await startEmulator();
 try {
-  for (const { suffix, theme, workbenchClass } of themes) {
+  for (const { suffix, theme, workbenchClass } of chosenThemes()) {
     const workspace = copyFixture();
     fs.appendFileSync(path.join(workspace, 'wp-content/plugins/acme-shop-tweaks/acme-shop-tweaks.php'), BUSY);
-    const wb = await openWorkbench({
-      codeServerDir: VSCODE_TARGETS[0].dir,
-      workspace,
-      extensionDevelopmentPath: ROOT,
-      viewport: { width: 1400, height: 860 },
-      settings: { 'wpBench.apiUrl': emulator.url, 'editor.hover.delay': 150, 'workbench.tips.enabled': false, 'window.commandCenter': false },
-    });
+    const wb = await openSampleWorkbench(workspace, emulator.url);
     const { page } = wb;
     try {
       await setUpSample(page, { theme, workbenchClass }, 'Acme Shop Tweaks');
