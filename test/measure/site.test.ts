@@ -126,6 +126,7 @@ for (const db of ['mariadb', 'sqlite'] as const) describe(`wp-bench measure SITE
     // The sub-folder plugin is loaded by its loader's file: measured with it, said.
     assert.equal(comp('cal-sub').alone, null);
     assert.equal(comp('cal-sub').note, 'loaded by cal-loader.php: measured with cal-loader');
+    assert.equal(comp('cal-sub').measured_with, 'cal-loader');
     assert.equal(comp('cal-loader').alone!.contexts.admin!.queries_delta, 0);
   });
 

@@ -16,6 +16,10 @@ export interface SiteComponentResult {
   left_out: string | null;
   /** why a member of the stack has no figures of its own */
   note?: string;
+  /** a must-use plugin loaded by another's loader file: the slug it is measured with (its note says so) */
+  measured_with?: string;
+  /** declared (Composer, .wp-env.json, a blueprint) but its code is not in the working tree */
+  not_installed?: true;
   /** its plugin file or theme folder, relative to the site's root ("/"-separated), when installed here */
   path?: string;
   /** the hash of its files when the run started (a child theme's with its parent's): a change makes the record stale */
@@ -59,7 +63,8 @@ export function isSiteRecord(v: unknown): v is SiteRecord {
     (c) =>
       typeof c === 'object' && c !== null && (c.kind === 'plugin' || c.kind === 'theme') && str(c.slug, 300) && str(c.name, 1000) &&
       (c.alone === null || isContexts(c.alone)) && (c.in_site === null || isContexts(c.in_site)) && (c.left_out === null || str(c.left_out)) &&
-      (c.path === undefined || str(c.path)) && (c.hash === undefined || str(c.hash, 200)),
+      (c.path === undefined || str(c.path)) && (c.hash === undefined || str(c.hash, 200)) &&
+      (c.measured_with === undefined || str(c.measured_with, 300)) && (c.not_installed === undefined || c.not_installed === true),
   );
 }
 

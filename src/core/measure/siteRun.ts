@@ -73,7 +73,7 @@ async function inventory(root: string, o: MeasureOptions & { theme?: string }, p
     const base = { kind: d.kind, slug: d.slug, name: d.name ?? d.slug, alone: null, in_site: null };
     const at = installedAt(root, d);
     if (!at) {
-      results.push({ ...base, left_out: `not installed here (declared in ${d.locations[0]?.file ?? 'the scan'}; its code is not in the working tree)` });
+      results.push({ ...base, not_installed: true, left_out: `not installed here (declared in ${d.locations[0]?.file ?? 'the scan'}; its code is not in the working tree)` });
       continue;
     }
     try {
@@ -218,7 +218,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       for (const m of measured) {
         const fig = a.components[memberId(m)];
         const unit = withLoader(m);
-        const note = unit && !left.has(m.c) ? { note: `loaded by ${m.c.mainFile}: measured with ${unit.d.slug}` } : {};
+        const note = unit && !left.has(m.c) ? { note: `loaded by ${m.c.mainFile}: measured with ${unit.d.slug}`, measured_with: unit.d.slug } : {};
         results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, ...(m.c.mustUse ? { must_use: true as const } : {}), alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null, ...note, ...hashes.get(m.c) });
       }
       const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;

@@ -42,12 +42,9 @@ export function siteMember(r: SiteResult | undefined, kind: ComponentKind, slug:
   return r?.record.components.find((c) => c.kind === kind && c.slug === slug);
 }
 
-/** How the run (English, as the CLI) begins the reason of a component declared but not in the working tree. */
-const NOT_INSTALLED = 'not installed here'; // l10n-ignore: the record's own words
-
 /** A component's part: "in this site +0.4 ms · alone +31 ms", or why it has none (left out, must-use). */
 export function memberText(r: SiteResult, c: SiteComponentResult, ctx: ContextName = 'homepage'): string {
-  if (c.left_out) return c.left_out.startsWith(NOT_INSTALLED) ? l10n.t('not installed here') : l10n.t('left out of the site measurement');
+  if (c.left_out) return c.not_installed ? l10n.t('not installed here') : l10n.t('left out of the site measurement');
   if (!c.in_site && !c.alone) return c.must_use ? l10n.t('in the stack, not measured apart') : l10n.t('not measured in the site');
   const inSite = c.in_site?.contexts[ctx];
   const alone = c.alone?.contexts[ctx];

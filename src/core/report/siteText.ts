@@ -59,7 +59,7 @@ export function measuredMembers(r: SiteRecord): SiteComponentResult[] {
 }
 
 /** Must-use plugins in the stack not measured apart (records from before they were). */
-export const mustUseMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.must_use && !c.left_out && !c.in_site && !c.alone && !c.note?.startsWith('loaded by'));
+export const mustUseMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.must_use && !c.left_out && !c.in_site && !c.alone && !c.measured_with);
 
 /** Members without figures of their own and a note saying why (a must-use plugin measured with its loader). */
 export const notedMembers = (r: SiteRecord): SiteComponentResult[] => r.components.filter((c) => c.note && !c.left_out && !mustUseMembers(r).includes(c));

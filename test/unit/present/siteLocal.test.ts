@@ -66,7 +66,7 @@ describe('site records', () => {
     assert.equal(siteContextText(r, 'admin'), 'as it runs +212 ms · +5.8 MB · +28 queries · sum of the parts +275 ms · +8.8 MB · +31 queries');
     assert.equal(memberText(r, siteMember(r, 'plugin', 'share-a')!), 'in this site +0.4 ms · alone +31 ms');
     assert.equal(memberText(r, siteMember(r, 'plugin', 'premium')!), 'left out of the site measurement');
-    const notHere = { record: siteRecord({ components: [{ kind: 'plugin', slug: 'jetpack', name: 'Jetpack', alone: null, in_site: null, left_out: 'not installed here (declared in composer.json; its code is not in the working tree)' }] }) };
+    const notHere = { record: siteRecord({ components: [{ kind: 'plugin', slug: 'jetpack', name: 'Jetpack', alone: null, in_site: null, not_installed: true, left_out: 'not installed here (declared in composer.json; its code is not in the working tree)' }] }) };
     assert.equal(memberText(notHere, siteMember(notHere, 'plugin', 'jetpack')!), 'not installed here');
     assert.equal(memberText(r, siteMember(r, 'plugin', 'site-mu')!), 'in the stack, not measured apart');
     assert.equal(siteMember(r, 'theme', 'share-a'), undefined, 'kind and slug both');

@@ -123,7 +123,7 @@ describe('report: a site measured as a whole (measure SITE --site --format markd
   it('names what the sum of the parts could not count, and a must-use plugin measured with its loader', () => {
     const r = siteRecord();
     r.sum_of_alone.not_counted = { activation: [], homepage: ['needs-lib'], admin: ['needs-lib'] };
-    r.components.push({ kind: 'plugin', slug: 'loaded-sub', name: 'Loaded Sub', must_use: true, alone: null, in_site: null, left_out: null, note: 'loaded by @config.php: measured with @config' });
+    r.components.push({ kind: 'plugin', slug: 'loaded-sub', name: 'Loaded Sub', must_use: true, alone: null, in_site: null, left_out: null, note: 'loaded by @config.php: measured with @config', measured_with: '@config' });
     const line = 'Not in the sum of the parts (not measured alone): needs-lib (homepage, admin)';
     assert.ok(siteTable(r).includes(line), siteTable(r));
     assert.ok(siteMarkdownSection(r).includes(line));
