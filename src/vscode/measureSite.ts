@@ -2,6 +2,7 @@
 // total in the tree, a folder in the explorer or the palette. Runs the site's PHP, so the same rules as Measure
 // Locally: a trusted workspace, this command only, one sentence the first time, a progress notification whose
 // Cancel stops it and leaves nothing. The record goes to the session's site results (tree, hover, reports).
+import { INSTALLED_SOURCES } from '../core/scan/merge';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { uiPlainText } from '../core/present/format';
@@ -65,7 +66,7 @@ export class MeasureSiteCommand {
       void vscode.window.showWarningMessage(vscode.l10n.t('WP Bench: {0} is not in an open folder of this workspace.', arg.fsPath));
       return undefined;
     }
-    const files = this.bench.components.flatMap((e) => e.locations.filter((l) => l.source === 'plugin-header' || l.source === 'theme-header' || l.source === 'mu-plugin').map((l) => l.file));
+    const files = this.bench.components.flatMap((e) => e.locations.filter((l) => INSTALLED_SOURCES.has(l.source)).map((l) => l.file));
     if (!files.length) {
       void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: no plugin or theme installed in this workspace to measure as a site.'));
       return undefined;

@@ -120,9 +120,11 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         ];
         // Budgets from the team's .wp-bench.json: the same verdict as `wp-bench check`.
         const judgement = this.bench.teamConfig && Object.keys(this.bench.teamConfig.config.budgets).length ? this.bench.judgement() : undefined;
+        let verdict: string | undefined;
         if (judgement?.budgets.length) {
           const over = judgement.budgets.filter((b) => b.exceeded).length;
-          item.description = `${over ? vscode.l10n.t('over budget ({0})', over) : vscode.l10n.t('within budget')} · ${base}`;
+          verdict = over ? vscode.l10n.t('over budget ({0})', over) : vscode.l10n.t('within budget');
+          item.description = `${verdict} · ${base}`;
           item.iconPath = new vscode.ThemeIcon(over ? 'error' : 'pass', new vscode.ThemeColor(over ? 'charts.red' : 'charts.green'));
           lines.push('', ...budgetLines(judgement).map((l) => `- ${l}`), '', vscode.l10n.t('_Budgets from .wp-bench.json._'));
         } else {
@@ -131,7 +133,7 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         // Measured as a site (Measure Site Locally): the stack as it runs is the total, the sum of the parts beside it.
         const site = this.bench.siteResult();
         if (site) {
-          item.description = judgement?.budgets.length ? `${item.description!.toString().split(' · ')[0]} · ${siteTotalText(site)}` : siteTotalText(site);
+          item.description = verdict ? `${verdict} · ${siteTotalText(site)}` : siteTotalText(site);
           lines.unshift(...siteTotalTooltip(site), '', '---', '');
         }
         item.tooltip = new vscode.MarkdownString(lines.join('\n'));

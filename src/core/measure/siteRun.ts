@@ -1,6 +1,7 @@
 // `wp-bench measure SITE --site`: the site's whole stack on one throwaway WordPress, against the clean site, and
 // what each component costs alone and adds in the site. The inventory is the scan's; the configurations and the
 // arithmetic are sitePlan.ts's; the record's shape is siteRecord.ts's; the site is built, run and removed as every measurement is (openSite.ts).
+import { INSTALLED_SOURCES } from '../scan/merge';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scanWorkspace } from '../scan/workspace';
@@ -32,7 +33,7 @@ interface Member {
 
 /** The file or folder a scanned component's code is in, when it is installed in the working tree. */
 function installedAt(root: string, d: DetectedComponent): string | undefined {
-  const at = d.locations.find((l) => l.source === 'plugin-header' || l.source === 'mu-plugin' || l.source === 'theme-header');
+  const at = d.locations.find((l) => INSTALLED_SOURCES.has(l.source));
   if (!at) return undefined;
   const file = path.join(root, ...at.file.split('/'));
   return at.source === 'theme-header' ? path.dirname(file) : file;

@@ -1,18 +1,19 @@
 // Merging detections of the same component from several sources.
 import type { ComponentLocation, DetectedComponent, LocationSource, ScanProblem, VersionSource } from '../model';
 
-const HEADER_SOURCES: ReadonlySet<LocationSource> = new Set(['plugin-header', 'theme-header', 'mu-plugin']);
+/** The places that hold a component's code in the working tree (its header, a must-use file): it is installed here. */
+export const INSTALLED_SOURCES: ReadonlySet<LocationSource> = new Set(['plugin-header', 'theme-header', 'mu-plugin']);
 
 function versionRank(c: DetectedComponent): number {
   if (c.version === null) return -1;
   if (c.locations.some((l) => l.source === 'composer.lock')) return 2;
-  if (c.locations.some((l) => HEADER_SOURCES.has(l.source))) return 1;
+  if (c.locations.some((l) => INSTALLED_SOURCES.has(l.source))) return 1;
   return 0;
 }
 
 function nameRank(c: DetectedComponent): number {
   if (c.name === null) return -1;
-  return c.locations.some((l) => HEADER_SOURCES.has(l.source)) ? 1 : 0;
+  return c.locations.some((l) => INSTALLED_SOURCES.has(l.source)) ? 1 : 0;
 }
 
 export function compareLocations(a: ComponentLocation, b: ComponentLocation): number {

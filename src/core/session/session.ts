@@ -11,6 +11,7 @@
 //   LookupConsent      whether a request may go, and the questions that decide it             consent.ts
 //   Notices            one message per problem, not one per slug                               notices.ts
 //   WorkspaceJudgement ignore lists, minimum grade, diagnostics, the `wp-bench check` verdict  judgement.ts
+import { INSTALLED_SOURCES } from '../scan/merge';
 import * as path from 'node:path';
 import { ApiError } from '../api/errors';
 import { l10n } from '../l10n';
@@ -180,8 +181,7 @@ export class WorkspaceSession extends DisposableStore {
 
   /** "kind:slug" of the components installed under `root` now (a plugin's or theme's header, a must-use plugin). */
   installedIn(root: string): Set<string> {
-    const installed = new Set(['plugin-header', 'theme-header', 'mu-plugin']);
-    return new Set(this.documents.components.filter((e) => e.locations.some((l) => installed.has(l.source) && contains(root, l.file))).map((e) => `${e.kind}:${e.slug}`));
+    return new Set(this.documents.components.filter((e) => e.locations.some((l) => INSTALLED_SOURCES.has(l.source) && contains(root, l.file))).map((e) => `${e.kind}:${e.slug}`));
   }
 
   outcome(kind: ComponentKind, slug: string): LookupOutcome | undefined {
