@@ -6,7 +6,7 @@ import { measureSite } from '../core/measure/siteRun';
 import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component';
-import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
+import { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
 import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/regression';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
@@ -40,7 +40,9 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              inside @wp-playground/cli when installed
   --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds
   --warmup N                 warm-up rounds before the measured ones (default 2)
-  --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S})
+  --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S}), every wait included
+  --disk-limit-mib N         what the measured code may write into the run's folders (uploads, caches, its
+                             temporary folder, the database; default ${DEFAULT_DISK_LIMIT_MIB}): past it the run ends, exit 7
   --json                     one benchmark record in the API's shape, with source "local" and a "local" object
   --no-cache                 measure again even when the same files were measured before
   --baseline-ref REF         regression check: also measure PATH as it is at git REF (extracted into a temporary
@@ -61,7 +63,9 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              server from this machine's binaries (mariadbd/mysqld; Debian: mariadb-server) on a
                              Unix socket in the run's folder, and falls back to SQLite when there is none; sqlite
                              uses WordPress's SQLite integration; mysql://USER:PASS@HOST:PORT/ uses your server
-                             (wp-env's, Docker's): a database of WP Bench's own (wpbench_<random>), dropped at the end
+                             (wp-env's, Docker's): a database and a user of WP Bench's own (wpbench_<random>, privileges
+                             on that database only; WordPress never gets your account), dropped at the end. The URL
+                             may come from the WPBENCH_DB_URL environment variable instead (not visible in ps)
   --site                     PATH is a site's root (as scan reads it): its whole stack (every installed plugin and
                              must-use plugin, the site's theme) against clean WordPress, each component alone and
                              each in the site (the stack without it); the sum of the parts beside the stack;
@@ -78,7 +82,7 @@ even after a confirmation pass; memory and queries were judged), 6 time limit or
 (or WordPress) breaks WordPress entirely, 8 no runtime can run, or --profile has no profiler (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
 SIGHUP exit 6.`;
 
-const VALUE_FLAGS = new Set(['--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
+const VALUE_FLAGS = new Set(['--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--site', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
@@ -165,8 +169,8 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       return 0;
     }
     const db = parsed.flags.get('--db') as string | undefined;
-    // Checked (and refused, without repeating the password) before anything starts.
-    if (db !== undefined) parseDbOption(db);
+    // Checked (and refused, without repeating the password) before anything starts; WPBENCH_DB_URL when --db is absent.
+    parseDbOption(db ?? (io.env.WPBENCH_DB_URL || undefined));
     if (parsed.positional.length !== 1) throw new UsageError('measure takes exactly one PATH');
     const runtime = parsed.flags.get('--runtime');
     if (runtime !== undefined && runtime !== 'php' && runtime !== 'playground') throw new UsageError('--runtime is php or playground');
@@ -202,6 +206,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       rounds: intFlag(parsed.flags, '--rounds', 1, 200),
       warmup: intFlag(parsed.flags, '--warmup', 0, 20),
       timeoutS: intFlag(parsed.flags, '--timeout-s', 1, 86_400),
+      diskLimitMiB: intFlag(parsed.flags, '--disk-limit-mib', 64, 1_048_576),
       env: io.env,
       cwd: io.cwd,
       searchFrom,

@@ -117,7 +117,7 @@ describe('the database a measurement runs on', function () {
         assert.ok(Date.now() < until, 'the test server did not start');
         await new Promise((r) => setTimeout(r, 100));
       }
-      sql(`CREATE USER 'wpb'@'127.0.0.1' IDENTIFIED BY '${PASSWORD.replace(/"/g, '\\"')}'; GRANT ALL ON *.* TO 'wpb'@'127.0.0.1'; CREATE DATABASE keepme; CREATE TABLE keepme.t (id INT); INSERT INTO keepme.t VALUES (7);`);
+      sql(`CREATE USER 'wpb'@'127.0.0.1' IDENTIFIED BY '${PASSWORD.replace(/"/g, '\\"')}'; GRANT ALL ON *.* TO 'wpb'@'127.0.0.1' WITH GRANT OPTION; CREATE DATABASE keepme; CREATE TABLE keepme.t (id INT); INSERT INTO keepme.t VALUES (7);`);
     });
     after(async () => {
       server?.kill('SIGTERM');
@@ -132,11 +132,12 @@ describe('the database a measurement runs on', function () {
       const rec = JSON.parse(r.out) as LocalRecord;
       assert.deepEqual({ engine: rec.local.database?.engine, server: rec.local.database?.server }, { engine: 'mariadb', server: 'external' });
       assert.ok(rec.contexts.admin, 'admin measured on the real server');
-      const name = /a database of its own, (wpbench_[0-9a-f]{12}), dropped at the end/.exec(r.err)?.[1];
+      const name = /a database and a user of its own, (wpbench_[0-9a-f]{12}), dropped at the end/.exec(r.err)?.[1];
       assert.ok(name, r.err);
       for (const text of [r.out, r.err]) assert.ok(!text.includes(PASSWORD) && !text.includes(encodeURIComponent(PASSWORD)), 'the password is never shown');
       const dbs = sql('SHOW DATABASES').split('\n');
       assert.ok(!dbs.some((d) => d.startsWith('wpbench_')), `left: ${dbs.join(', ')}`);
+      assert.equal(sql("SELECT COUNT(*) FROM mysql.user WHERE User LIKE 'wpbench\\_%'"), '0', 'the run\'s user is dropped too');
       assert.equal(sql('SELECT id FROM keepme.t'), '7', 'another database untouched');
       assertRootGone(r.err);
     });

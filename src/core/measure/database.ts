@@ -1,16 +1,24 @@
 // The database a throwaway site runs on. Real sites run MySQL or MariaDB, so the native runtime starts its own
 // server by default: the machine's `mariadbd` (or `mysqld`), its data folder copied from a template initialised once
-// in the cache folder, listening only on a Unix socket inside the run's temporary folder (networking off), stopped
-// and removed with everything else. `--db mysql://USER:PASS@HOST:PORT/` uses a server the user runs instead: WP Bench
-// creates its own database there (wpbench_<random>), reaches it through a relay socket in the run's folder (the
-// sandbox has no network of its own to reach it), and drops it at the end. `--db sqlite` (and Playground) keep
-// WordPress's SQLite integration. The password never reaches output, logs or records.
+// in the cache folder, listening only on a Unix socket in the run's temporary folder (networking off), stopped
+// and removed with everything else. The server is held like PHP: in a sandbox of its own (bubblewrap: no network, no
+// view of the home, the workspace or the cache folder, its own folder the only writable place), with
+// `secure_file_priv` on an empty folder nothing else sees, `local_infile` off, no plugin folder, no symbolic links;
+// WordPress connects as a user of its own with privileges on the site's database only (never FILE, SUPER, CREATE
+// USER, plugin or server administration), and root's password is random and never kept.
+// `--db mysql://USER:PASS@HOST:PORT/` (or WPBENCH_DB_URL) uses a server the user runs instead: WP Bench creates its
+// own database AND user there (wpbench_<random>, a random password, privileges on that database only), gives only
+// that user to WordPress, reaches the server through a relay socket in the run's folder (the sandbox has no network
+// of its own to reach it), and drops both at the end (a killed run's are dropped by the next run against that
+// server). `--db sqlite` (and Playground) keep WordPress's SQLite integration. The user's password never reaches
+// WordPress, output, logs or records.
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { childProcess, crypto } from '../lazyNode';
 import { runProcess } from './environment';
 import { MeasureError } from './runOptions';
+import { bubblewrapArgs, phpBinFolders, type SandboxProbe } from './sandbox';
 
 import type { DatabaseInfo } from './method';
 
@@ -99,6 +107,32 @@ export interface RunningDb {
   stop(): Promise<void>;
 }
 
+/**
+ * What the measured code could use the server for, turned off: reading and writing files (`secure_file_priv` on an
+ * empty folder of the server's own, `local_infile` off), loading a plugin (`INSTALL SONAME` finds an empty plugin
+ * folder), following symbolic links out of the data folder.
+ */
+export function lockedDownArgs(dbDir: string): string[] {
+  return [`--secure-file-priv=${path.join(dbDir, 'files')}`, '--local-infile=0', `--plugin-dir=${path.join(dbDir, 'no-plugins')}`, '--skip-symbolic-links'];
+}
+
+/**
+ * The server's first statements (`--init-file`): the site's database, WordPress's own user with every privilege on
+ * that database and nothing else, no anonymous user, and root's password set to one WP Bench throws away.
+ */
+export function initSql(o: { name: string; user: string; password: string; rootPassword: string }): string {
+  const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (!/^[A-Za-z0-9_]+$/.test(o.name) || !/^[A-Za-z0-9_]+$/.test(o.user)) throw new Error('initSql: not a name of WP Bench\'s');
+  return [
+    `CREATE DATABASE IF NOT EXISTS \`${o.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;`,
+    `DROP USER IF EXISTS ''@'localhost';`,
+    `CREATE USER '${o.user}'@'localhost' IDENTIFIED BY ${q(o.password)};`,
+    `GRANT ALL PRIVILEGES ON \`${o.name}\`.* TO '${o.user}'@'localhost';`,
+    `ALTER USER 'root'@'localhost' IDENTIFIED BY ${q(o.rootPassword)};`,
+    '',
+  ].join('\n');
+}
+
 /** Options shared by the server's start-up and its template's. */
 function serverArgs(b: ServerBinaries, dataDir: string): string[] {
   // A throwaway database: no durability to pay for (a commit does not wait for the disk, no doublewrite buffer, tables
@@ -165,34 +199,51 @@ async function waitForSocket(socket: string, exited: () => string | undefined, s
   }
 }
 
+/** The folder of the sockets WordPress reaches its database by (the only part of the database's folder PHP sees). */
+export function dbSocketDir(dbDir: string): string {
+  return path.join(dbDir, 'sock');
+}
+
+/** WordPress's own user on the throwaway server (privileges on its database only). */
+export const THROWAWAY_DB_USER = 'wpbench';
+
 /**
- * A throwaway server for one run: the template's data folder copied into `dbDir`, the server on `dbDir/mysqld.sock`
- * with networking off, the `wordpress` database created by an init file. `onPid` is told the server's pid at once
- * (so an exit hook can kill it).
+ * A throwaway server for one run: the template's data folder copied into `dbDir/data`, the server on
+ * `dbDir/sock/mysqld.sock` with networking off, inside the sandbox when there is one (its own network, PID and user
+ * namespaces; `dbDir` its only writable folder and the system read-only its only view of the machine), locked down
+ * (lockedDownArgs), the `wordpress` database and its user made by the init file (initSql). `onPid` is told the
+ * server's pid at once (so an exit hook can kill it).
  */
 export async function startThrowawayDb(
   b: ServerBinaries,
-  o: { dbDir: string; templateDir: string; env: NodeJS.ProcessEnv; signal?: AbortSignal; onPid?: (pid: number) => void },
+  o: { dbDir: string; templateDir: string; env: NodeJS.ProcessEnv; signal?: AbortSignal; onPid?: (pid: number) => void; sandbox?: SandboxProbe; password: string; timeoutMs?: number },
 ): Promise<RunningDb> {
   const template = await ensureTemplate(b, o.templateDir, o.env);
   const data = path.join(o.dbDir, 'data');
   await fs.mkdir(o.dbDir, { recursive: true, mode: 0o700 });
+  for (const d of ['sock', 'files', 'no-plugins', 'tmp']) await fs.mkdir(path.join(o.dbDir, d), { recursive: true, mode: 0o700 });
+  await fs.chmod(dbSocketDir(o.dbDir), 0o755);
   await fs.cp(template, data, { recursive: true });
-  const socket = path.join(o.dbDir, 'mysqld.sock');
+  const socket = path.join(dbSocketDir(o.dbDir), 'mysqld.sock');
   const init = path.join(o.dbDir, 'init.sql');
-  await fs.writeFile(init, 'CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;\n');
+  await fs.writeFile(init, initSql({ name: 'wordpress', user: THROWAWAY_DB_USER, password: o.password, rootPassword: crypto().randomBytes(24).toString('hex') }), { mode: 0o600 });
   const log = path.join(o.dbDir, 'server.log');
   const args = [
     ...serverArgs(b, data),
     ...(asRoot() ? ['--user=root'] : []),
     `--socket=${socket}`,
     '--skip-networking',
+    ...lockedDownArgs(o.dbDir),
     `--pid-file=${path.join(o.dbDir, 'mysqld.pid')}`,
     `--log-error=${log}`,
-    `--tmpdir=${o.dbDir}`,
+    `--tmpdir=${path.join(o.dbDir, 'tmp')}`,
     `--init-file=${init}`,
   ];
-  const child = childProcess().spawn(b.server, args, { stdio: 'ignore', detached: true, env: { PATH: o.env.PATH, HOME: o.dbDir } });
+  const sandboxed = o.sandbox?.name === 'bubblewrap' && o.sandbox.bin;
+  const launch = sandboxed
+    ? { bin: o.sandbox!.bin!, args: bubblewrapArgs({ mounts: [{ path: o.dbDir, writable: true }], readable: phpBinFolders(b.server, o.env.PATH), cwd: o.dbDir, bin: b.server, args, ownNetwork: true, hardened: o.sandbox!.hardened }) }
+    : { bin: b.server, args };
+  const child = childProcess().spawn(launch.bin, launch.args, { stdio: 'ignore', detached: true, env: { PATH: o.env.PATH, HOME: o.dbDir } });
   let exit: string | undefined;
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, sig) => {
@@ -223,12 +274,23 @@ export async function startThrowawayDb(
     clearTimeout(t);
   };
   try {
-    await waitForSocket(socket, () => (exit ? `${exit}: ${tailOf(log)}` : undefined), o.signal, 30_000);
+    await waitForSocket(socket, () => (exit ? `${exit}: ${tailOf(log)}` : undefined), o.signal, o.timeoutMs ?? 30_000);
   } catch (err) {
     await stop();
     throw err;
+  } finally {
+    // Its passwords are in no file once the server has read them.
+    await fs.rm(init, { force: true }).catch(() => undefined);
   }
-  return { info: { engine: b.engine, version: b.version, server: 'throwaway' }, host: `localhost:${socket}`, name: 'wordpress', user: 'root', password: '', pid: child.pid, stop };
+  return {
+    info: { engine: b.engine, version: b.version, server: 'throwaway' },
+    host: `localhost:${socket}`,
+    name: 'wordpress',
+    user: THROWAWAY_DB_USER,
+    password: o.password,
+    pid: child.pid,
+    stop,
+  };
 }
 
 function tailOf(file: string): string {
@@ -240,35 +302,100 @@ function tailOf(file: string): string {
   }
 }
 
-/** Runs SQL on the user's server through PHP's mysqli (credentials in the environment, never on a command line). */
-async function phpSql(php: string, url: DbUrl, sql: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const code = [
-    'mysqli_report(MYSQLI_REPORT_OFF);',
-    '$m = @new mysqli(getenv("WPB_H"), getenv("WPB_U"), getenv("WPB_P"), "", (int) getenv("WPB_PORT"));',
-    'if ($m->connect_errno) { fwrite(STDERR, "connect: " . $m->connect_error); exit(3); }',
-    '$r = $m->query(getenv("WPB_SQL"));',
-    'if ($r === false) { fwrite(STDERR, $m->error); exit(4); }',
-    'if ($r instanceof mysqli_result) { $row = $r->fetch_row(); echo $row ? $row[0] : ""; }',
-  ].join(' ');
-  const r = await runProcess(php, ['-r', code], { PATH: env.PATH, WPB_H: url.host, WPB_U: url.user, WPB_P: url.password, WPB_PORT: String(url.port), WPB_SQL: sql }, 20_000);
-  if (r.code !== 0) throw new MeasureError(`--db: the server said: ${r.stderr.split(url.password || '\u0000').join('***').trim().slice(0, 300) || `exit ${r.code}`}`, 7);
-  return r.stdout;
+/** The host the relay and WP Bench's own statements reach the user's server by: both the same way (TCP). */
+function tcpHost(url: DbUrl): string {
+  return url.host === 'localhost' ? '127.0.0.1' : url.host;
 }
 
 /**
- * The user's server (--db): a database of WP Bench's own on it, reached by the site through a relay socket in
- * `dbDir` (PHP runs in a sandbox with a network of its own). `stop` drops that database, and only that one.
+ * Runs SQL statements on the user's server through PHP's mysqli (credentials in the environment, never on a command
+ * line), each on its own line of the result; the first failing one stops and throws with the server's words. Bounded
+ * by `timeoutMs` and by the run's signal (the child is killed: a server that accepts and never answers cannot hold
+ * the run past --timeout-s).
  */
-export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string; env: NodeJS.ProcessEnv; name: string }): Promise<RunningDb> {
+async function phpSql(php: string, url: DbUrl, sql: string | string[], env: NodeJS.ProcessEnv, o: { signal?: AbortSignal; timeoutMs?: number; refusedCode?: 2 | 7 } = {}): Promise<string> {
+  const statements = Array.isArray(sql) ? sql : [sql];
+  const code = [
+    'mysqli_report(MYSQLI_REPORT_OFF);',
+    '$m = mysqli_init();',
+    '$m->options(MYSQLI_OPT_CONNECT_TIMEOUT, 5);',
+    'if (defined("MYSQLI_OPT_READ_TIMEOUT")) $m->options(MYSQLI_OPT_READ_TIMEOUT, 15);',
+    'if (!@$m->real_connect(getenv("WPB_H"), getenv("WPB_U"), getenv("WPB_P"), "", (int) getenv("WPB_PORT"))) { fwrite(STDERR, "connect: " . mysqli_connect_error()); exit(3); }',
+    'foreach (json_decode(getenv("WPB_SQL"), true) as $q) {',
+    '  $r = $m->query($q);',
+    '  if ($r === false) { fwrite(STDERR, $m->errno . " " . $m->error); exit(4); }',
+    '  if ($r instanceof mysqli_result) { $row = $r->fetch_row(); echo $row ? $row[0] : "", "\n"; } else echo "\n";',
+    '}',
+  ].join(' ');
+  const r = await runProcess(php, ['-r', code], { PATH: env.PATH, WPB_H: tcpHost(url), WPB_U: url.user, WPB_P: url.password, WPB_PORT: String(url.port), WPB_SQL: JSON.stringify(statements) }, o.timeoutMs ?? 20_000, o.signal);
+  if (r.code !== 0) {
+    const said = redactSecret(r.stderr, url.password).trim().slice(0, 300) || `exit ${r.code}`;
+    if (r.code === 4 && o.refusedCode) throw new MeasureError(said, o.refusedCode);
+    throw new MeasureError(`--db: the server said: ${said}`, 7);
+  }
+  return r.stdout;
+}
+
+/** `text` with every occurrence of `secret` replaced by ***. */
+export function redactSecret(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('***') : text;
+}
+
+/** The privileges --db's account needs, said when it lacks them. */
+export const DB_PRIVILEGES_NEEDED =
+  "the --db account must be able to create a database and a user and grant that user privileges on that database: CREATE and DROP, CREATE USER, and GRANT OPTION (for example GRANT ALL PRIVILEGES ON `wpbench\\_%`.* TO 'you'@'host' WITH GRANT OPTION; GRANT CREATE USER ON *.* TO 'you'@'host')";
+
+/** A database and user of a killed run, noted so that the next run against that server drops them (no password). */
+export interface DbLeftover {
+  host: string;
+  port: number;
+  name: string;
+  user: string;
+  host_seen: string;
+}
+
+/** The note a --db run keeps in its folder while it runs (read by the next run if this one is killed). */
+export const DB_LEFTOVER_FILE = 'external-db.json';
+
+/**
+ * The user's server (--db): a database AND a user of WP Bench's own on it (a random password, every privilege on that
+ * database and nothing else), reached by the site through a relay socket in `dbDir/sock` (PHP runs in a sandbox with
+ * a network of its own). WordPress is given only that user. `stop` drops both, and only those. An account that cannot
+ * create users is refused (exit 2) and nothing is left on the server.
+ */
+export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string; env: NodeJS.ProcessEnv; name: string; password: string; signal?: AbortSignal; leftovers?: readonly DbLeftover[]; onLeftoverDropped?: (l: DbLeftover) => void }): Promise<RunningDb> {
   if (!/^wpbench_[0-9a-f]{12}$/.test(o.name)) throw new Error(`useExternalDb: ${o.name} is not a name of WP Bench's`);
-  const version = await phpSql(o.php, url, 'SELECT VERSION()', o.env);
+  const sql = (q: string | string[], refusedCode?: 2 | 7) => phpSql(o.php, url, q, o.env, { signal: o.signal, refusedCode });
+  const [version, seen] = (await sql(['SELECT VERSION()', "SELECT SUBSTRING_INDEX(USER(), '@', -1)"])).split('\n');
+  // A killed run's database and user on this server go first.
+  for (const l of o.leftovers ?? []) {
+    if (l.host !== url.host || l.port !== url.port || !/^wpbench_[0-9a-f]{12}$/.test(l.name) || l.user !== l.name) continue;
+    await sql([`DROP USER IF EXISTS '${l.name}'@${sqlString(l.host_seen)}`, `DROP DATABASE IF EXISTS \`${l.name}\``]).catch(() => undefined);
+    o.onLeftoverDropped?.(l);
+  }
   const name = o.name;
-  await phpSql(o.php, url, `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`, o.env);
-  await fs.mkdir(o.dbDir, { recursive: true, mode: 0o700 });
-  const socket = path.join(o.dbDir, 'relay.sock');
+  const user = name;
+  const password = o.password;
+  const host = seen.trim() || 'localhost';
+  await fs.mkdir(path.join(o.dbDir, 'sock'), { recursive: true, mode: 0o700 });
+  await fs.chmod(dbSocketDir(o.dbDir), 0o755);
+  const note: DbLeftover = { host: url.host, port: url.port, name, user, host_seen: host };
+  await fs.writeFile(path.join(o.dbDir, DB_LEFTOVER_FILE), JSON.stringify(note), { mode: 0o600 });
+  const dropAll = async (signal?: AbortSignal) => {
+    await phpSql(o.php, url, [`DROP USER IF EXISTS '${user}'@${sqlString(host)}`, `DROP DATABASE IF EXISTS \`${name}\``], o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
+  };
+  await sql(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  try {
+    await sql([`CREATE USER '${user}'@${sqlString(host)} IDENTIFIED BY ${sqlString(password)}`, `GRANT ALL PRIVILEGES ON \`${name}\`.* TO '${user}'@${sqlString(host)}`], 2);
+  } catch (err) {
+    await dropAll();
+    if (err instanceof MeasureError && err.exitCode === 2) throw new MeasureError(`--db: ${url.user} cannot make WP Bench's user (the server said: ${err.message}); ${DB_PRIVILEGES_NEEDED}`, 2);
+    throw err;
+  }
+  const socket = path.join(dbSocketDir(o.dbDir), 'relay.sock');
   const sockets = new Set<net.Socket>();
   const relay = net.createServer((inner) => {
-    const outer = net.connect(url.port, url.host);
+    const outer = net.connect(url.port, tcpHost(url));
     sockets.add(inner).add(outer);
     inner.pipe(outer).pipe(inner);
     const close = () => {
@@ -280,22 +407,33 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
     inner.on('error', close).on('close', close);
     outer.on('error', close).on('close', close);
   });
-  await new Promise<void>((resolve, reject) => relay.once('error', reject).listen(socket, () => resolve()));
+  try {
+    await new Promise<void>((resolve, reject) => relay.once('error', reject).listen(socket, () => resolve()));
+  } catch (err) {
+    await dropAll();
+    throw err;
+  }
   let stopped = false;
   return {
     info: { engine: /mariadb/i.test(version) ? 'mariadb' : 'mysql', version: /^\d+\.\d+\.\d+/.exec(version)?.[0] ?? version.slice(0, 40), server: 'external' },
     host: `localhost:${socket}`,
     name,
-    user: url.user,
-    password: url.password,
+    user,
+    password,
     stop: async () => {
       if (stopped) return;
       stopped = true;
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => relay.close(() => r()));
-      await phpSql(o.php, url, `DROP DATABASE IF EXISTS \`${name}\``, o.env).catch(() => undefined);
+      await dropAll();
+      await fs.rm(path.join(o.dbDir, DB_LEFTOVER_FILE), { force: true }).catch(() => undefined);
     },
   };
+}
+
+/** A MySQL single-quoted string literal. */
+function sqlString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /** "MariaDB 10.11" / "MySQL 8.0" / "SQLite": a record's database in a label. */

@@ -20,7 +20,7 @@ import type { DatabaseInfo } from './database';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
-export { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
+export { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
 
 async function detect(p: string, what = '', signal?: AbortSignal, opts?: DetectOptions): Promise<MeasuredComponent> {
   try {

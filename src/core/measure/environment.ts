@@ -21,9 +21,10 @@ export function scrubbedEnv(env: NodeJS.ProcessEnv, home: string): NodeJS.Proces
 }
 
 /** Runs a short command (a probe of php's version or extensions): its exit code and output, never a throw. */
-export function runProcess(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runProcess(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15000, signal?: AbortSignal): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    childProcess().execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
+    if (signal?.aborted) return resolve({ code: 130, stdout: '', stderr: 'aborted' });
+    childProcess().execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, ...(signal ? { signal, killSignal: 'SIGKILL' as const } : {}) }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? ((err as unknown as { code: number }).code) : 127) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });

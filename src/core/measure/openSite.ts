@@ -7,16 +7,17 @@ import { crypto } from '../lazyNode';
 import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { MeasureCache } from './cache';
-import { databaseLabel, startThrowawayDb, useExternalDb, type RunningDb } from './database';
+import { THROWAWAY_DB_USER, databaseLabel, dbSocketDir, startThrowawayDb, useExternalDb, type RunningDb } from './database';
 import { startPhpServer } from './phpRuntime';
 import { startPlaygroundServer } from './playgroundRuntime';
 import type { RuntimeServer } from './runtime';
-import { abortError, MeasureError, raceAbort, type MeasureOptions } from './runOptions';
+import { DEFAULT_DISK_LIMIT_MIB, abortError, MeasureError, raceAbort, type MeasureOptions } from './runOptions';
+import { watchDisk } from './diskCap';
 import { sandboxLine, type Environment } from './runtimeChoice';
 import { killMarked, waitGone } from './sandbox';
-import { INSTALL_PATH, makeTempRoot, removeSite, type Site } from './site';
-import { sweepOrphanedRoots } from './orphans';
-import { liveSite, phpErrorText, type LiveSite } from './siteClient';
+import { INSTALL_PATH, makeTempRoot, removeSite, sandboxMounts, type Site } from './site';
+import { forgetDbLeftover, keepDbLeftover, readDbLeftovers, sweepOrphanedRoots } from './orphans';
+import { liveSite, phpErrorText, registerSecret, type LiveSite } from './siteClient';
 
 /**
  * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
@@ -88,7 +89,14 @@ export async function withOpenSite<T>(
   body: (s: OpenSite) => Promise<T>,
 ): Promise<T> {
   const progress = o.progress ?? (() => undefined);
-  const signal = o.signal!;
+  // The run's deadline and abort (o.signal), and the disk cap's: one signal for everything below.
+  const ac = new AbortController();
+  const outer = o.signal!;
+  const onOuter = () => ac.abort(outer.reason);
+  if (outer.aborted) onOuter();
+  else outer.addEventListener('abort', onOuter, { once: true });
+  const signal = ac.signal;
+  let disk: { stop: () => void } | undefined;
   const check = () => {
     if (signal.aborted) throw abortError(signal);
   };
@@ -103,7 +111,8 @@ export async function withOpenSite<T>(
   let dbP: Promise<RunningDb> | undefined;
   try {
     // Folders left by runs that were killed (SIGKILL: no clean-up could run) go first.
-    const swept = await sweepOrphanedRoots().catch(() => []);
+    // A killed --db run's database and user are noted for the next run against that server.
+    const swept = await sweepOrphanedRoots(undefined, undefined, (orphan) => keepDbLeftover(orphan)).catch(() => []);
     if (swept.length) progress(`removed ${swept.length === 1 ? 'a temporary folder' : `${swept.length} temporary folders`} left by a killed run (${swept.map((r) => path.basename(r)).join(', ')})`);
     root = await makeTempRoot();
     track({ root });
@@ -111,26 +120,44 @@ export async function withOpenSite<T>(
     check();
     if (env.databaseNote) progress(`warning: ${env.databaseNote}`);
     // The database server starts while the site is copied: its connection is known before (a socket in the run's folder).
-    const dbDir = path.join(root, 'work', 'mysql');
+    // The database's folder is beside the site's, not in it: PHP's sandbox sees only its socket folder.
+    const dbDir = path.join(root, 'db');
     const dbName = env.database.kind === 'url' ? `wpbench_${crypto().randomBytes(6).toString('hex')}` : 'wordpress';
+    // WordPress's own database user's password: random per run, never the user's (and never shown).
+    const dbPassword = crypto().randomBytes(24).toString('base64url');
+    registerSecret(dbPassword);
     let dbConn: DbConnection | undefined;
     if (env.database.kind === 'server') {
       const b = env.database.bins;
-      progress(`starting a throwaway ${databaseLabel({ engine: b.engine, version: b.version })} server (a Unix socket in the run's folder, networking off)`);
+      progress(`starting a throwaway ${databaseLabel({ engine: b.engine, version: b.version })} server (${env.sandbox.name === 'bubblewrap' ? 'in a sandbox of its own, ' : ''}a Unix socket in the run's folder, networking off)`);
       const templateDir = path.join(o.cacheDir ?? path.join(root, 'work'), 'db-templates', `${b.engine}-${b.version}`);
-      dbP = startThrowawayDb(b, { dbDir, templateDir, env: o.env, signal, onPid: (pid) => (track({ pid }), o.onResource?.({ pid })) });
-      dbConn = { host: `localhost:${path.join(dbDir, 'mysqld.sock')}`, name: dbName, user: 'root', password: '' };
+      dbP = startThrowawayDb(b, { dbDir, templateDir, env: o.env, signal, onPid: (pid) => (track({ pid }), o.onResource?.({ pid })), sandbox: env.sandbox, password: dbPassword });
+      dbConn = { host: `localhost:${path.join(dbSocketDir(dbDir), 'mysqld.sock')}`, name: dbName, user: THROWAWAY_DB_USER, password: dbPassword };
     } else if (env.database.kind === 'url') {
       const u = env.database.url;
-      progress(`using the database server at ${u.host}:${u.port} (--db): a database of its own, ${dbName}, dropped at the end`);
-      dbP = useExternalDb(u, { dbDir, php: env.php!.bin, env: o.env, name: dbName });
-      dbConn = { host: `localhost:${path.join(dbDir, 'relay.sock')}`, name: dbName, user: u.user, password: u.password };
+      registerSecret(u.password);
+      progress(`using the database server at ${u.host}:${u.port} (--db): a database and a user of its own, ${dbName}, dropped at the end`);
+      dbP = useExternalDb(u, {
+        dbDir,
+        php: env.php!.bin,
+        env: o.env,
+        name: dbName,
+        password: dbPassword,
+        signal,
+        leftovers: await readDbLeftovers(),
+        onLeftoverDropped: (l) => (progress(`dropped ${l.name} (database and user) left on ${u.host}:${u.port} by a killed run`), void forgetDbLeftover(l.name)),
+      });
+      dbConn = { host: `localhost:${path.join(dbSocketDir(dbDir), 'relay.sock')}`, name: dbName, user: dbName, password: dbPassword };
     }
     // Never an unhandled rejection while the site is built: awaited below, or in finally.
     dbP?.catch(() => undefined);
     progress(`building a throwaway site (WordPress ${env.wpVersion}, ${env.runtime === 'php' ? `PHP ${env.phpVersion}` : 'Playground'}) in ${root}`);
     const site = await build(root, dbConn);
     check();
+    // What the measured code writes is capped (the copies above are not its writes: counted from here on, they are
+    // read-only to it and not in the watched folders).
+    const limitMiB = o.diskLimitMiB ?? DEFAULT_DISK_LIMIT_MIB;
+    disk = watchDisk(() => [...sandboxMounts(site).filter((m) => m.writable).map((m) => m.path), dbDir], limitMiB, (err) => ac.abort(err));
     // A fresh install through the SQLite translator takes seconds: the database of an earlier fresh install of the
     // same core, integration and baseline theme is copied instead (it holds no data of the user's).
     const template = cache && env.sqlite && !dbConn ? cache.templateFile(MeasureCache.key({ core: env.core, wordpress: env.wpVersion, sqlite: env.sqlite.path, theme: site.baseTheme, runtime: env.runtime, format: 1 })) : undefined;
@@ -175,6 +202,8 @@ export async function withOpenSite<T>(
     if (signal.aborted) throw abortError(signal);
     throw err;
   } finally {
+    disk?.stop();
+    outer.removeEventListener('abort', onOuter);
     // A server still starting when the run was aborted is stopped once it is up (or has failed to start).
     if (!server && startP) server = await startP.catch(() => undefined);
     if (server) await server.stop();

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from './environment';
 import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxProbe } from './sandbox';
-import type { Site } from './site';
+import { sandboxMounts, type Site } from './site';
 import type { RuntimeServer } from './runtime';
 
 /** A free port on 127.0.0.1 (asked from the system, then released for php to take). */
@@ -115,7 +115,7 @@ export async function startPhpServer(
   if (sandbox.name === 'bubblewrap' && sandbox.bin) {
     // Its own network (loopback only): the site is reached through a Unix socket that a relay inside the sandbox
     // forwards to php -S. A socket path longer than the system allows (a very long TMPDIR) keeps the host's network.
-    const sock = path.join(site.workDir, 'site.sock');
+    const sock = path.join(site.workDir, 'sock', 'site.sock');
     const ownNet = Buffer.byteLength(sock) <= MAX_SOCKET_PATH;
     if (ownNet) {
       socketPath = sock;
@@ -124,7 +124,7 @@ export async function startPhpServer(
     const inner = ownNet
       ? { bin: '/bin/sh', args: ['-c', 'php="$1"; relay="$2"; sock="$3"; port="$4"; shift 4; "$php" -n "$relay" "$sock" "$port" & exec "$php" "$@"', 'wpbench', php.bin, path.join(site.workDir, 'relay.php'), sock, String(port), ...args] }
       : { bin: php.bin, args };
-    launch = { bin: sandbox.bin, args: bubblewrapArgs({ writable: site.root, readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, ...inner }) };
+    launch = { bin: sandbox.bin, args: bubblewrapArgs({ mounts: sandboxMounts(site), readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, hardened: sandbox.hardened, ...inner }) };
   }
   if (sandbox.name === 'bubblewrap' && !socketPath) onNote?.(`the temporary folder's path is too long for a Unix socket (${MAX_SOCKET_PATH} bytes): the sandbox keeps the machine's network (local.network "host")`);
   return launchServer({ ...launch, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false, marker: runId, socketPath });

@@ -9,6 +9,8 @@ import type { SandboxChoice } from './sandbox';
 export const DEFAULT_ROUNDS = 9;
 export const DEFAULT_WARMUP = 2;
 export const DEFAULT_TIMEOUT_S = 300;
+/** What the measured code may write into the run's folders (uploads, caches, its temporary folder, the database), MiB. */
+export const DEFAULT_DISK_LIMIT_MIB = 1024;
 
 /** Exit codes: 2 usage / nothing to measure, 6 time limit or interrupted, 7 WordPress broken, 8 no runtime. */
 export class MeasureError extends Error {
@@ -37,6 +39,8 @@ export interface MeasureOptions {
   rounds?: number;
   warmup?: number;
   timeoutS?: number;
+  /** `--disk-limit-mib`: the cap on what the run's writable folders may hold (default DEFAULT_DISK_LIMIT_MIB); past it the run ends, exit 7 */
+  diskLimitMiB?: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** where to look for node_modules/@wp-playground/cli (besides cwd): the CLI's own folder */

@@ -65,7 +65,8 @@ export async function findEnvironment(o: MeasureOptions): Promise<Environment> {
   const wpVersion = (await wordpressVersion(core)) ?? 'unknown';
   const sqlite = sqliteCandidates(o.sqliteIntegration, searchFrom).find(sqliteSourceUsable);
 
-  const db = parseDbOption(o.db);
+  // WPBENCH_DB_URL: the URL without putting its password on a command line (visible in `ps`).
+  const db = parseDbOption(o.db ?? (o.env.WPBENCH_DB_URL || undefined));
   if (db.kind === 'url' && o.runtime === 'playground') throw new MeasureError('--db mysql://… needs the native php runtime: Playground runs WordPress on SQLite only', 2);
   // The native runtime's database: --db, else a throwaway server when one is installed and PHP has mysqli, else SQLite.
   let database: EnvDatabase = { kind: 'sqlite' };

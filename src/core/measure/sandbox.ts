@@ -43,7 +43,16 @@ export interface SandboxProbe {
   bin?: string;
   /** why there is none (shown with the result) */
   why?: string;
+  /**
+   * bubblewrap 0.8+: the sandbox is a user namespace of its own with further user namespaces refused
+   * (`--disable-userns`), which also empties the capability bounding set when run as root; `--size` caps its tmpfs
+   * folders. Older bubblewrap (0.4–0.7) runs without these; the probe says so.
+   */
+  hardened?: boolean;
 }
+
+/** What the sandbox's own folders (/tmp, /dev/shm, /run, /var: memory-backed) may hold, each. */
+export const SANDBOX_TMPFS_BYTES = 256 * 1024 * 1024;
 
 let probed: Promise<SandboxProbe> | undefined;
 
@@ -65,11 +74,19 @@ export function probeSandbox(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
   probed ??= new Promise<SandboxProbe>((resolve) => {
     const bin = which('bwrap', env.PATH);
     if (!bin) return resolve({ name: 'none', why: 'bubblewrap is not installed (Debian/Ubuntu: sudo apt install bubblewrap)' });
-    const args = [...baseArgs(), '--', 'true'];
-    childProcess().execFile(bin, args, { env: { PATH: env.PATH ?? '/usr/bin:/bin' }, timeout: 10_000 }, (err, _out, stderr) => {
-      if (err) resolve({ name: 'none', why: `bubblewrap cannot make a sandbox here (${String(stderr || err.message).trim().split('\n')[0].slice(0, 200)})` });
-      else resolve({ name: 'bubblewrap', bin });
-    });
+    const tryArgs = (hardened: boolean) =>
+      new Promise<string | undefined>((done) =>
+        childProcess().execFile(bin, [...baseArgs(hardened), '--', 'true'], { env: { PATH: env.PATH ?? '/usr/bin:/bin' }, timeout: 10_000 }, (err, _out, stderr) =>
+          done(err ? String(stderr || err.message).trim().split('\n')[0].slice(0, 200) : undefined),
+        ),
+      );
+    void (async () => {
+      // Hardened first (bubblewrap 0.8+); an older bubblewrap refuses the flags and runs without them.
+      if ((await tryArgs(true)) === undefined) return resolve({ name: 'bubblewrap', bin, hardened: true });
+      const why = await tryArgs(false);
+      if (why !== undefined) return resolve({ name: 'none', why: `bubblewrap cannot make a sandbox here (${why})` });
+      resolve({ name: 'bubblewrap', bin, hardened: false });
+    })();
   });
   return probed;
 }
@@ -80,8 +97,11 @@ export async function chooseSandbox(choice: SandboxChoice, env: NodeJS.ProcessEn
   return probeSandbox(env);
 }
 
-function baseArgs(): string[] {
+function baseArgs(hardened: boolean): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--cap-drop', 'ALL'];
+  // A user namespace of its own in which no further one can be made (`unshare -Urn` fails inside): run as root, the
+  // capability bounding set is then empty too, not the host's.
+  if (hardened) args.push('--unshare-user', '--disable-userns');
   for (const d of SYSTEM_DIRS) {
     let st;
     try {
@@ -93,7 +113,8 @@ function baseArgs(): string[] {
     else args.push('--ro-bind', d, d);
   }
   for (const e of ETC_ENTRIES) args.push('--ro-bind-try', e, e);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var');
+  const size = (dir: string) => (hardened ? ['--size', String(SANDBOX_TMPFS_BYTES), '--tmpfs', dir] : ['--tmpfs', dir]);
+  args.push('--proc', '/proc', '--dev', '/dev', ...size('/dev/shm'), ...size('/tmp'), ...size('/run'), ...size('/var'));
   return args;
 }
 
@@ -104,16 +125,24 @@ function readlinkOrDir(p: string): { link?: string } {
   return {};
 }
 
+/** A folder (or file) of the host seen inside the sandbox at the same path: read-only or writable. */
+export interface SandboxMount {
+  path: string;
+  writable: boolean;
+}
+
 /**
- * The bubblewrap command line around `bin args…`: the system read-only, `writable` (the run's temporary folder) the
- * only place PHP can write, `readable` extra folders read-only (a PHP binary outside /usr), `cwd` inside.
+ * The bubblewrap command line around `bin args…`: the system read-only, `mounts` in order (a later one over an
+ * earlier one: a read-only site with its uploads folder writable), `readable` extra folders read-only (a PHP binary
+ * outside /usr), `cwd` inside. Nothing else of the host is seen: not the home, the workspace, the cache folder.
  */
-export function bubblewrapArgs(o: { writable: string; readable?: string[]; cwd: string; bin: string; args: string[]; ownNetwork?: boolean }): string[] {
-  const args = baseArgs();
+export function bubblewrapArgs(o: { mounts: readonly SandboxMount[]; readable?: string[]; cwd: string; bin: string; args: string[]; ownNetwork?: boolean; hardened?: boolean }): string[] {
+  const args = baseArgs(o.hardened === true);
   // A network namespace of its own: only its loopback interface, nothing of the machine's or the world's.
   if (o.ownNetwork) args.push('--unshare-net');
   for (const r of o.readable ?? []) args.push('--ro-bind', r, r);
-  args.push('--bind', o.writable, o.writable, '--chdir', o.cwd, '--', o.bin, ...o.args);
+  for (const m of o.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
+  args.push('--chdir', o.cwd, '--', o.bin, ...o.args);
   return args;
 }
 

@@ -26,6 +26,7 @@ import {
 import { SITE_ACTIVATE_ENDPOINT, SITE_MU_PLUGIN } from './sitePhp';
 import { SKIP_NAMES, throwIfAborted, walkTree, type SkippedEntry, type WalkOptions } from './tree';
 import { extractZip } from './zip';
+import type { SandboxMount } from './sandbox';
 
 export const BOOT_PATH = '/wpbench-boot.php';
 export const ACTIVATE_PATH = '/wpbench-activate.php';
@@ -50,6 +51,8 @@ export interface Site {
   target: string;
   /** the second copy's basename or folder (`--baseline-ref`), when there is one */
   refTarget?: string;
+  /** the database server's socket folder (absent: SQLite), the one part of the database's folder PHP sees */
+  dbSocketDir?: string;
   /** `measure --site`: each member's basename or folder (and a child theme's parent) */
   members?: Map<MeasuredComponent, { target: string; template?: string }>;
   /**
@@ -73,8 +76,42 @@ export interface CopyOptions extends Pick<WalkOptions, 'signal' | 'followOutside
   skipNames?: ReadonlySet<string>;
 }
 
-/** What WordPress core's copy leaves out: nothing by name (its own links, into /usr/share/javascript on Debian, are followed). */
-const CORE_COPY: CopyOptions = { skipNames: new Set(), followOutside: true, label: 'WordPress core' };
+/**
+ * WordPress core's copy: its own links are followed only into the system's folders (Debian's package links into
+ * /usr/share/javascript, /usr/share/php and /etc/ssl/certs, which the sandbox shows anyway), never elsewhere: a link to
+ * the home folder or the workspace is left out, said.
+ */
+const CORE_COPY: CopyOptions = { skipNames: new Set(), followOutside: ['/usr/', '/etc/ssl/'], label: 'WordPress core' };
+
+/** WordPress core's own folders at its root: nothing else of the root is copied. */
+export const CORE_DIRS = ['wp-admin', 'wp-includes'] as const;
+/** WordPress core's own files at its root (every version since 5.0; those a version lacks are simply absent). */
+export const CORE_ROOT_FILES = [
+  'index.php',
+  'license.txt',
+  'readme.html',
+  'wp-activate.php',
+  'wp-blog-header.php',
+  'wp-comments-post.php',
+  'wp-config-sample.php',
+  'wp-cron.php',
+  'wp-links-opml.php',
+  'wp-load.php',
+  'wp-login.php',
+  'wp-mail.php',
+  'wp-settings.php',
+  'wp-signup.php',
+  'wp-trackback.php',
+  'xmlrpc.php',
+] as const;
+
+/**
+ * Where the measured PHP may write, as WordPress sites write: wp-content's uploads, cache and upgrade folders. The rest
+ * of wp-content, WordPress core, every component's code and WP Bench's own files are read-only to it.
+ */
+export const WRITABLE_CONTENT = ['uploads', 'cache', 'upgrade'] as const;
+/** The run's own folders PHP writes: its temporary folder, SQLite's file, the probes, the profiles, the relay's socket. */
+const WRITABLE_WORK = ['tmp', 'db', 'probes', 'profiles', 'sock'] as const;
 
 /**
  * Copies a folder tree through the one walk of src/core/measure/tree.ts (links inside it followed, never a loop; a
@@ -91,11 +128,46 @@ export async function copyTree(src: string, dst: string, opts: CopyOptions = {})
     while (next < files.length) {
       throwIfAborted(opts.signal);
       const f = files[next++];
-      await fs.copyFile(f.abs, path.join(dst, ...f.rel.split('/')));
+      const to = path.join(dst, ...f.rel.split('/'));
+      // A large file is checked for holes: a sparse file is copied sparse (it does not grow to its apparent size).
+      if (f.size >= SPARSE_CHECK_BYTES && (await isSparse(f.abs))) await copySparse(f.abs, to);
+      else await fs.copyFile(f.abs, to);
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
   return tree.skipped;
+}
+
+const SPARSE_CHECK_BYTES = 1024 * 1024;
+
+async function isSparse(file: string): Promise<boolean> {
+  const st = await fs.stat(file).catch(() => undefined);
+  return !!st && st.blocks !== undefined && st.blocks * 512 < st.size;
+}
+
+/** Copies a file without writing its runs of zeros: the copy holds what the original holds on disk. */
+export async function copySparse(from: string, to: string): Promise<void> {
+  const src = await fs.open(from, 'r');
+  try {
+    const dst = await fs.open(to, 'w');
+    try {
+      const { size } = await src.stat();
+      const buf = Buffer.alloc(64 * 1024);
+      for (let pos = 0; pos < size; ) {
+        const { bytesRead } = await src.read(buf, 0, buf.length, pos);
+        if (bytesRead === 0) break;
+        const chunk = buf.subarray(0, bytesRead);
+        // All zeros: left as a hole (the final truncate gives the file its length).
+        if (chunk.some((b) => b !== 0)) await dst.write(chunk, 0, bytesRead, pos);
+        pos += bytesRead;
+      }
+      await dst.truncate(size);
+    } finally {
+      await dst.close();
+    }
+  } finally {
+    await src.close();
+  }
 }
 
 /** A run's temporary folder, its owner written in it (a later run removes it if this process is killed). */
@@ -125,22 +197,30 @@ export async function buildSite(
   const siteDir = path.join(root, 'site');
   const workDir = path.join(root, 'work');
   const probeDir = path.join(workDir, 'probes');
-  await fs.mkdir(probeDir, { recursive: true });
-  await fs.mkdir(path.join(workDir, 'db'), { recursive: true });
-  await fs.mkdir(path.join(workDir, 'tmp'), { recursive: true });
+  for (const d of WRITABLE_WORK) await fs.mkdir(path.join(workDir, d), { recursive: true });
+  // Bound writable into the sandbox as a file: it must exist first.
+  await fs.writeFile(path.join(workDir, 'php-errors.log'), '');
   await fs.mkdir(siteDir);
   const view = opts.phpPaths ? opts.phpPaths(siteDir, workDir) : { site: siteDir, work: workDir };
 
-  // Core: every top-level entry but wp-content and the core copy's own wp-config.php (Debian's reads /etc).
-  for (const e of await fs.readdir(opts.core)) {
-    if (e === 'wp-content' || e === 'wp-config.php') continue;
-    const from = path.join(opts.core, e);
-    const st = await fs.stat(from).catch(() => undefined);
-    if (st?.isDirectory()) await copyTree(from, path.join(siteDir, e), { ...CORE_COPY, signal: opts.signal });
-    else if (st?.isFile()) await fs.copyFile(from, path.join(siteDir, e));
+  // Core: only WordPress core's own folders and root files. A root that is also a site (the workspace itself) holds
+  // other things (.env, .git with a token, wp-config-local.php, a deploy key linked in): none of them is copied.
+  const skippedCore: SkippedEntry[] = [];
+  for (const d of CORE_DIRS) {
+    const from = path.join(opts.core, d);
+    const st = await fs.lstat(from).catch(() => undefined);
+    if (st?.isDirectory()) skippedCore.push(...(await copyTree(from, path.join(siteDir, d), { ...CORE_COPY, signal: opts.signal })).map((x) => ({ ...x, rel: `${d}/${x.rel}` })));
+    else if (st) skippedCore.push({ rel: d, why: st.isSymbolicLink() ? 'a link (core folders are copied only as folders)' : 'not a folder' });
   }
+  for (const f of CORE_ROOT_FILES) {
+    const from = path.join(opts.core, f);
+    const st = await fs.lstat(from).catch(() => undefined);
+    if (st?.isFile()) await fs.copyFile(from, path.join(siteDir, f));
+    else if (st) skippedCore.push({ rel: f, why: st.isSymbolicLink() ? 'a link (core files are copied only as files)' : 'not a regular file' });
+  }
+  if (skippedCore.length) opts.onSkipped?.('WordPress core', skippedCore);
   const content = path.join(siteDir, 'wp-content');
-  for (const d of ['plugins', 'themes', 'mu-plugins', 'uploads']) await fs.mkdir(path.join(content, d), { recursive: true });
+  for (const d of ['plugins', 'themes', 'mu-plugins', ...WRITABLE_CONTENT]) await fs.mkdir(path.join(content, d), { recursive: true });
 
   // SQLite integration (without a MariaDB/MySQL server), outside the plugins folder so WordPress never lists or activates it.
   if (!opts.db) {
@@ -270,7 +350,26 @@ export async function buildSite(
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
   if (opts.site) await fs.writeFile(path.join(siteDir, SITE_ACTIVATE_PATH.slice(1)), SITE_ACTIVATE_ENDPOINT);
-  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}), ...(opts.site ? { members: memberTargets, muFolders } : {}) };
+  const dbSocketDir = opts.db && /^localhost:\//.test(opts.db.host) ? path.dirname(opts.db.host.slice('localhost:'.length)) : undefined;
+  return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}), ...(opts.site ? { members: memberTargets, muFolders } : {}), ...(dbSocketDir ? { dbSocketDir } : {}) };
+}
+
+/**
+ * What the measured PHP sees of the run's folder in the sandbox, in order (a later mount over an earlier one): the site
+ * and the run's work folder read-only (WordPress core, every component's code, WP Bench's own must-use plugins,
+ * `wp-config.php`, the probe and `--site`'s configurations file: nothing it writes changes what is measured), then
+ * the places it may write (WRITABLE_CONTENT, WRITABLE_WORK, its error log), and the database's socket folder. The
+ * database's own folder, the run's owner file and everything else of the machine stay out of its view.
+ */
+export function sandboxMounts(site: Site): SandboxMount[] {
+  return [
+    { path: site.siteDir, writable: false },
+    { path: site.workDir, writable: false },
+    ...WRITABLE_CONTENT.map((d) => ({ path: path.join(site.siteDir, 'wp-content', d), writable: true })),
+    ...WRITABLE_WORK.map((d) => ({ path: path.join(site.workDir, d), writable: true })),
+    { path: path.join(site.workDir, 'php-errors.log'), writable: true },
+    ...(site.dbSocketDir ? [{ path: site.dbSocketDir, writable: false }] : []),
+  ];
 }
 
 /**

@@ -6,6 +6,9 @@ import { siteRequest } from './http';
 import type { RuntimeServer } from './runtime';
 import type { Site } from './site';
 import { abortError, MeasureError } from './runOptions';
+import { measuredText } from './measuredText';
+
+export { measuredText, registerSecret } from './measuredText';
 
 /** The running site, as the steps after its start (install, activation, rounds) request it. */
 export interface LiveSite {
@@ -49,6 +52,10 @@ export async function readProbe(site: Site, id: string, signal: AbortSignal): Pr
       try {
         const p = JSON.parse(text) as Probe;
         await fs.rm(file, { force: true });
+        // The measured code's words, on one line and without its secrets.
+        if (typeof p.error === 'string') p.error = measuredText(p.error);
+        if (typeof p.db_error === 'string') p.db_error = measuredText(p.db_error);
+        if (typeof p.location === 'string') p.location = measuredText(p.location);
         return p;
       } catch {
         /* partly written: read again */
@@ -61,12 +68,13 @@ export async function readProbe(site: Site, id: string, signal: AbortSignal): Pr
 
 /** Readable text of an HTML answer (a wp_die() page): no head, styles or scripts, no tags, entities decoded. */
 export function htmlText(html: string): string {
-  return html
+  return measuredText(
+    html
     .replace(/<(head|style|script)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(rsaquo|lsaquo|amp|lt|gt|quot|#039|nbsp);/g, (_, e: string) => ({ rsaquo: '›', lsaquo: '‹', amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", nbsp: ' ' })[e] ?? ' ')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim());
 }
 
 /** The PHP error text for a failed request: the error log's last lines, else the body's text. */
@@ -77,5 +85,5 @@ export async function phpErrorText(site: Site, body: string, server: RuntimeServ
   const fatal = lines.map((l) => l.replace(/^\[[^\]]*\]\s*/, '')).filter((l) => /^PHP (Fatal|Parse) error/.test(l)).pop();
   const lastLog = fatal ? fatal.slice(0, 600) : lines.slice(-3).join(' | ');
   const text = htmlText(body).slice(0, 400);
-  return lastLog || text || server.log().trim().slice(-400) || '(no error text)';
+  return measuredText(lastLog || text || server.log().trim().slice(-400) || '(no error text)');
 }

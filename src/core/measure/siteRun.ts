@@ -10,7 +10,7 @@ import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type Me
 import type { SiteComponentResult, SiteRecord } from './siteRecord';
 import { CONTEXTS, type MeasureContext, type NullReason } from './method';
 import { withOpenSite } from './openSite';
-import { phpErrorText } from './siteClient';
+import { measuredText, phpErrorText } from './siteClient';
 import { siteConfigsJson } from './sitePhp';
 import { requestContext, type Outcome } from './rounds';
 import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from './runOptions';
@@ -153,6 +153,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         let error: string | null = null;
         try {
           error = (JSON.parse(res.body) as { error: string | null }).error;
+          if (typeof error === 'string') error = measuredText(error);
         } catch {
           error = `activating it failed (status ${res.status}): ${firstLine(await phpErrorText(site, res.body, srv))}`;
         }

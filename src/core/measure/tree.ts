@@ -6,6 +6,7 @@
 // signal aborts (the time limit, Ctrl-C, Cancel). What it leaves out is listed with the reason.
 import { constants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import { measuredText } from './measuredText';
 
 /** Not part of what WordPress loads: version control and build tooling (never copied, hashed or walked). */
 export const SKIP_NAMES: ReadonlySet<string> = new Set(['.git', '.svn', '.hg', 'node_modules']);
@@ -53,7 +54,7 @@ export interface WalkOptions {
    * Follow links that lead out of the folder (WordPress core: Debian's package links into /usr/share/javascript).
    * Loops and anything not a regular file are still left out. Never for a component.
    */
-  followOutside?: boolean;
+  followOutside?: boolean | readonly string[];
   /** what the folder is called in messages (default: the component) */
   label?: string;
 }
@@ -78,6 +79,13 @@ function bytesText(n: number): string {
 }
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A file name's bytes as text: valid UTF-8 as it is, every other byte as \xNN. */
+function bytesName(b: Buffer): string {
+  let out = '';
+  for (let i = 0; i < b.length; i++) out += b[i] < 0x80 ? String.fromCharCode(b[i]) : `\\x${b[i].toString(16).padStart(2, '0')}`;
+  return out;
+}
 
 /** The abort reason as an Error (what a rejected walk throws when its signal aborts). */
 function aborted(signal: AbortSignal): Error {
@@ -135,7 +143,15 @@ export async function walkTree(root: string, opts: WalkOptions = {}): Promise<Tr
   const walk = async (dir: string, rel: string): Promise<void> => {
     let names: string[];
     try {
-      names = (await fs.readdir(dir)).sort(byName);
+      const raw = await fs.readdir(dir, { encoding: 'buffer' });
+      names = [];
+      for (const b of raw) {
+        const name = b.toString('utf8');
+        // A name that is not valid UTF-8 cannot be opened through its decoded form: named, never dropped silently.
+        if (Buffer.from(name, 'utf8').equals(b)) names.push(name);
+        else tree.skipped.push({ rel: rel ? `${rel}/${bytesName(b)}` : bytesName(b), why: 'a name that is not valid UTF-8 (WordPress cannot load it by name either)' });
+      }
+      names.sort(byName);
     } catch (err) {
       if (rel === '') throw err;
       tree.skipped.push({ rel, why: `a folder that cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
@@ -160,7 +176,9 @@ export async function walkTree(root: string, opts: WalkOptions = {}): Promise<Tr
           tree.skipped.push({ rel: r, link, why: code === 'ELOOP' ? 'a link loop' : code === 'ENOENT' || code === 'ENOTDIR' ? 'a dangling link' : `a link that cannot be followed (${code ?? 'error'})` });
           continue;
         }
-        if (!opts.followOutside && !isInside(real, to)) {
+        // A list: links out are followed only into those folders (the system's, for WordPress core).
+        const outsideOk = Array.isArray(opts.followOutside) ? opts.followOutside.some((prefix) => to.startsWith(prefix)) : opts.followOutside === true;
+        if (!outsideOk && !isInside(real, to)) {
           tree.skipped.push({ rel: r, link, why: `a link out of ${label}` });
           continue;
         }
@@ -204,7 +222,8 @@ export async function walkTree(root: string, opts: WalkOptions = {}): Promise<Tr
  * "a -> . (a link loop), fifo (a FIFO), … and 3 more": the skipped entries for one progress line (`max` named).
  */
 export function skippedText(skipped: readonly SkippedEntry[], max = 5): string {
-  const named = skipped.slice(0, max).map((s) => `${s.rel}${s.link !== undefined ? ` -> ${s.link}` : ''} (${s.why})`);
+  // File names and link targets are the component's: printed on one line, their control and bidirectional characters escaped.
+  const named = skipped.slice(0, max).map((s) => `${measuredText(s.rel)}${s.link !== undefined ? ` -> ${measuredText(s.link)}` : ''} (${s.why})`);
   return named.join(', ') + (skipped.length > max ? `, and ${skipped.length - max} more` : '');
 }
 

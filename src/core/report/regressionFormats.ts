@@ -3,7 +3,7 @@
 // self-contained HTML page. Every string from a file or git is escaped for its place.
 import { databaseLabel } from '../measure/database';
 import type { LocalRecord } from '../measure/method';
-import { METRIC_NAME, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
+import { METRIC_NAME, MIN_PAIRS, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
 import { escapeHtml } from '../present/outcome';
 import { sarifLog } from './formats';
 import { plainText, textTable } from './plain';
@@ -79,6 +79,7 @@ export function regressionTable(s: RegressionSubject): string {
 
 function inconclusiveText(m: MetricComparison): string {
   const p = m.paired!;
+  if (p.n < MIN_PAIRS) return `${m.context} ${METRIC_NAME[m.metric]}: ${formatMetric(m.metric, m.difference ?? 0, true)} over the baseline, more than the ${formatMetric(m.metric, m.allowed ?? 0)} allowed, on ${p.n} paired rounds: too few for a 95 % bound (${MIN_PAIRS} needed)`;
   return `${m.context} ${METRIC_NAME[m.metric]}: request by request ${formatMetric(m.metric, p.median, true)} (median of ${p.n} paired rounds) is over the ${formatMetric(m.metric, m.allowed ?? 0)} allowed, but its 95 % lower bound ${formatMetric(m.metric, p.lower, true)} is not`;
 }
 
