@@ -370,7 +370,8 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   // A killed run's database and user on this server go first.
   for (const l of o.leftovers ?? []) {
     if (l.host !== url.host || l.port !== url.port || !/^wpbench_[0-9a-f]{12}$/.test(l.name) || l.user !== l.name) continue;
-    await sql([`DROP USER IF EXISTS '${l.name}'@${sqlString(l.host_seen)}`, `DROP DATABASE IF EXISTS \`${l.name}\``]).catch(() => undefined);
+    await sql(`DROP DATABASE IF EXISTS \`${l.name}\``).catch(() => undefined);
+    await sql(`DROP USER IF EXISTS '${l.name}'@${sqlString(l.host_seen)}`).catch(() => undefined);
     o.onLeftoverDropped?.(l);
   }
   const name = o.name;
@@ -382,7 +383,9 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   const note: DbLeftover = { host: url.host, port: url.port, name, user, host_seen: host };
   await fs.writeFile(path.join(o.dbDir, DB_LEFTOVER_FILE), JSON.stringify(note), { mode: 0o600 });
   const dropAll = async (signal?: AbortSignal) => {
-    await phpSql(o.php, url, [`DROP USER IF EXISTS '${user}'@${sqlString(host)}`, `DROP DATABASE IF EXISTS \`${name}\``], o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
+    // Apart: an account that could not make the user cannot drop one either, and the database must go all the same.
+    await phpSql(o.php, url, `DROP DATABASE IF EXISTS \`${name}\``, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
+    await phpSql(o.php, url, `DROP USER IF EXISTS '${user}'@${sqlString(host)}`, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
   };
   await sql(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   try {
@@ -397,7 +400,16 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   const relay = net.createServer((inner) => {
     const outer = net.connect(url.port, tcpHost(url));
     sockets.add(inner).add(outer);
-    inner.pipe(outer).pipe(inner);
+    // Only WordPress's user of this run gets through: the first packet must log in as it (no TLS, where the name could
+    // not be read), and no later command may change user. Any other login (the server's root, the user's account) is
+    // cut before the server sees it.
+    const guard = loginGuard(user);
+    inner.on('data', (chunk: Buffer) => {
+      const pass = guard(chunk);
+      if (pass === null) close();
+      else if (pass.length) outer.write(pass);
+    });
+    outer.pipe(inner);
     const close = () => {
       inner.destroy();
       outer.destroy();
@@ -428,6 +440,71 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
       await dropAll();
       await fs.rm(path.join(o.dbDir, DB_LEFTOVER_FILE), { force: true }).catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Reads the client's side of a MySQL connection, packet by packet (3-byte length, 1-byte sequence): the first packet
+ * (HandshakeResponse41: capabilities 4, max packet 4, character set 1, filler 23, then the user name, NUL-terminated)
+ * must name `user`; an SSL request (32 bytes, before the name) and a later COM_CHANGE_USER (a new command: sequence
+ * 0, first byte 0x11) are refused. Returns what of each chunk may be forwarded now (the login is held until whole),
+ * or null once the connection must be cut.
+ */
+export function loginGuard(user: string): (chunk: Buffer) => Buffer | null {
+  let held = Buffer.alloc(0);
+  let loggedIn = false;
+  let denied = false;
+  let skip = 0;
+  let header = Buffer.alloc(0);
+  const deny = () => {
+    denied = true;
+    return null;
+  };
+  const scan = (data: Buffer): Buffer | null => {
+    const out: Buffer[] = [];
+    let i = 0;
+    while (i < data.length) {
+      if (skip > 0) {
+        const n = Math.min(skip, data.length - i);
+        out.push(data.subarray(i, i + n));
+        i += n;
+        skip -= n;
+        continue;
+      }
+      if (header.length < 4) {
+        const take = data.subarray(i, i + 4 - header.length);
+        header = Buffer.concat([header, take]);
+        i += take.length;
+        if (header.length < 4) break;
+      }
+      const len = header.readUIntLE(0, 3);
+      if (len > 0) {
+        // The command byte decides: wait for it.
+        if (i >= data.length) break;
+        if (header[3] === 0 && data[i] === 0x11) return deny();
+      }
+      out.push(header);
+      header = Buffer.alloc(0);
+      skip = len;
+    }
+    return Buffer.concat(out);
+  };
+  return (chunk) => {
+    if (denied) return null;
+    if (loggedIn) return scan(chunk);
+    held = Buffer.concat([held, chunk]);
+    if (held.length < 4) return Buffer.alloc(0);
+    const len = held.readUIntLE(0, 3);
+    if (len > 64 * 1024) return deny();
+    if (held.length < 4 + len) return Buffer.alloc(0);
+    if (len <= 32) return deny();
+    const end = held.indexOf(0, 4 + 32);
+    if (end < 0 || end >= 4 + len || held.toString('utf8', 4 + 32, end) !== user) return deny();
+    loggedIn = true;
+    const login = held.subarray(0, 4 + len);
+    const rest = scan(held.subarray(4 + len));
+    held = Buffer.alloc(0);
+    return rest === null ? null : Buffer.concat([login, rest]);
   };
 }
 

@@ -142,7 +142,9 @@ export function bubblewrapArgs(o: { mounts: readonly SandboxMount[]; readable?: 
   if (o.ownNetwork) args.push('--unshare-net');
   for (const r of o.readable ?? []) args.push('--ro-bind', r, r);
   for (const m of o.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
-  args.push('--chdir', o.cwd, '--', o.bin, ...o.args);
+  // The sandbox's own root (where bubblewrap made the folders leading to the mounts: the run's folder itself, the
+  // database's) read-only: nothing can be written there, in memory or elsewhere, past the cap.
+  args.push('--remount-ro', '/', '--chdir', o.cwd, '--', o.bin, ...o.args);
   return args;
 }
 

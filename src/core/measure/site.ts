@@ -152,13 +152,14 @@ export async function copySparse(from: string, to: string): Promise<void> {
     const dst = await fs.open(to, 'w');
     try {
       const { size } = await src.stat();
-      const buf = Buffer.alloc(64 * 1024);
+      const buf = Buffer.alloc(1024 * 1024);
+      const zeros = Buffer.alloc(buf.length);
       for (let pos = 0; pos < size; ) {
         const { bytesRead } = await src.read(buf, 0, buf.length, pos);
         if (bytesRead === 0) break;
         const chunk = buf.subarray(0, bytesRead);
-        // All zeros: left as a hole (the final truncate gives the file its length).
-        if (chunk.some((b) => b !== 0)) await dst.write(chunk, 0, bytesRead, pos);
+        // All zeros (one memcmp): left as a hole (the final truncate gives the file its length).
+        if (!chunk.equals(zeros.subarray(0, bytesRead))) await dst.write(chunk, 0, bytesRead, pos);
         pos += bytesRead;
       }
       await dst.truncate(size);

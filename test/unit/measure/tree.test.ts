@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { componentHash } from '../../../src/core/measure/cache';
 import { ComponentNotFoundError, detectComponent } from '../../../src/core/measure/component';
 import { buildSite, copyTree } from '../../../src/core/measure/site';
-import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, TreeLimitError, isInside, skippedLine, walkTree, type SkippedEntry } from '../../../src/core/measure/tree';
+import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, TreeLimitError, isInside, skippedLine, skippedText, walkTree, type SkippedEntry } from '../../../src/core/measure/tree';
 import { hashOfPath } from '../../../src/core/session/localResults';
 
 const HEADER = '<?php\n/*\n * Plugin Name: Hostile\n * Version: 1.0\n */\n';
@@ -334,5 +334,51 @@ describe('isInside', () => {
     assert.equal(isInside('/a/b', '/a/b'), true);
     assert.equal(isInside('/a/b', '/a'), false);
     assert.equal(isInside('/a/b', '/a/c'), false);
+  });
+});
+
+describe('hostile names and sparse files in a copy (issue 36)', () => {
+  it('a file whose name is not valid UTF-8 is named in the skipped list (its bytes as \\xNN), never dropped silently', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-utf8-'));
+    try {
+      await fs.writeFile(path.join(dir, 'ok.php'), '<?php');
+      await fs.writeFile(Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.php')]), '<?php');
+      const tree = await walkTree(dir);
+      assert.deepEqual(tree.files.map((f) => f.rel), ['ok.php']);
+      assert.equal(tree.skipped.length, 1);
+      assert.match(skippedText(tree.skipped), /^bad-\\xff\\xfe\.php \(a name that is not valid UTF-8/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names with a newline or U+202E are printed escaped, on their line', async () => {
+    const text = skippedText([{ rel: 'a\nwp-bench: measured OK\u202e.php', why: 'a FIFO' }]);
+    assert.equal(text, 'a\\nwp-bench: measured OK\\u202e.php (a FIFO)');
+  });
+
+  it('a sparse file is copied sparse: the copy holds its blocks, not its apparent size', async function () {
+    this.timeout(30_000);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-sparse-'));
+    try {
+      await fs.mkdir(path.join(dir, 'src'));
+      const f = await fs.open(path.join(dir, 'src', 'big.bin'), 'w');
+      await f.write(Buffer.from('head'), 0, 4, 0);
+      await f.write(Buffer.from('tail'), 0, 4, 64 * 1024 * 1024 - 4);
+      await f.close();
+      const srcBlocks = (await fs.stat(path.join(dir, 'src', 'big.bin'))).blocks;
+      if (srcBlocks * 512 >= 64 * 1024 * 1024) assert.fail('this file system does not keep holes; the test needs one that does (tmpfs, ext4)');
+      await copyTree(path.join(dir, 'src'), path.join(dir, 'dst'));
+      const st = await fs.stat(path.join(dir, 'dst', 'big.bin'));
+      assert.equal(st.size, 64 * 1024 * 1024);
+      assert.ok(st.blocks * 512 <= 4 * 1024 * 1024, `${st.blocks * 512} bytes on disk`);
+      const h = await fs.open(path.join(dir, 'dst', 'big.bin'), 'r');
+      const b = Buffer.alloc(4);
+      await h.read(b, 0, 4, 64 * 1024 * 1024 - 4);
+      await h.close();
+      assert.equal(b.toString(), 'tail');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
