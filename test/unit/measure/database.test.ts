@@ -1,6 +1,6 @@
 // --db: what it accepts, what it refuses (exit 2, the password never repeated), and how a record's database is said.
 import * as assert from 'node:assert/strict';
-import { databaseLabel, parseDbOption, redactDb, shortDatabase } from '../../../src/core/measure/database';
+import { databaseLabel, loginGuard, parseDbOption, redactDb, shortDatabase } from '../../../src/core/measure/database';
 import { wpConfigPhp } from '../../../src/core/measure/phpFiles';
 import { MeasureError } from '../../../src/core/measure/runOptions';
 
@@ -44,5 +44,46 @@ describe('--db', () => {
     assert.ok(!my.includes('DB_FILE'));
     const lite = wpConfigPhp(base);
     assert.match(lite, /define\('DB_FILE', 'site\.sqlite'\);/);
+  });
+});
+
+describe('the --db relay lets only the run’s user log in (loginGuard)', () => {
+  // HandshakeResponse41: 3-byte length, sequence 1, capabilities 4, max packet 4, charset 1, filler 23, user NUL, auth…
+  const login = (user: string) => {
+    const body = Buffer.concat([Buffer.alloc(32, 0), Buffer.from(`${user}\0`), Buffer.from([20]), Buffer.alloc(20, 7), Buffer.from('wordpress\0')]);
+    const head = Buffer.alloc(4);
+    head.writeUIntLE(body.length, 0, 3);
+    head[3] = 1;
+    return Buffer.concat([head, body]);
+  };
+  const packet = (seq: number, payload: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUIntLE(payload.length, 0, 3);
+    head[3] = seq;
+    return Buffer.concat([head, payload]);
+  };
+
+
+  it('passes the run’s user, byte for byte, also split in one-byte chunks, and its queries', () => {
+    const stream = Buffer.concat([login('wpbench_0123456789ab'), packet(0, Buffer.from('\x03SELECT 1')), packet(0, Buffer.from('\x0eping'))]);
+    const g = loginGuard('wpbench_0123456789ab');
+    const out: Buffer[] = [];
+    for (let i = 0; i < stream.length; i++) {
+      const r = g(stream.subarray(i, i + 1));
+      assert.ok(r !== null, `cut at byte ${i}`);
+      out.push(r);
+    }
+    assert.deepEqual(Buffer.concat(out), stream);
+  });
+
+  it('cuts another user (root, the account of the URL), an SSL request and a later COM_CHANGE_USER', () => {
+    assert.equal(loginGuard('wpbench_0123456789ab')(login('root')), null);
+    assert.equal(loginGuard('wpbench_0123456789ab')(login('wpbench_0123456789abX')), null);
+    assert.equal(loginGuard('wpbench_0123456789ab')(packet(1, Buffer.alloc(32, 1))), null);
+    const g = loginGuard('wpbench_0123456789ab');
+    assert.ok(g(login('wpbench_0123456789ab')));
+    assert.ok(g(packet(0, Buffer.from('\x03SELECT 1'))));
+    assert.equal(g(packet(0, Buffer.concat([Buffer.from([0x11]), Buffer.from('root\0')]))), null);
+    assert.equal(g(packet(0, Buffer.from('\x03SELECT 2'))), null, 'nothing passes after a cut');
   });
 });
