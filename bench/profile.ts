@@ -46,6 +46,9 @@ export async function figureProfile(row: RowFn, details: Record<string, unknown>
       { what: '20 ms + 3 queries on init (homepage)', f: fn('homepage', 'hotspots_init_work'), truth: 20, at: 'hotspots.php:12', queries: 3 },
       { what: '15 ms + 2 queries, a method on the homepage', f: fn('homepage', 'Hotspots_Front::render'), truth: 15, at: 'inc/front.php:8', queries: 2 },
       { what: '10 ms in admin through a closure', f: fn('admin', '{closure}'), truth: 10, at: 'hotspots.php:24', queries: 0 },
+      { what: '10 ms in admin, recursion 5 deep counted once', f: fn('admin', 'hotspots_recurse'), truth: 10, at: 'inc/busy.php:13', queries: 0 },
+      { what: '20 ms + 3 queries on init (activation)', f: fn('activation', 'hotspots_init_work'), truth: 20, at: 'hotspots.php:12', queries: 3 },
+      { what: '20 ms + 3 queries on init (admin)', f: fn('admin', 'hotspots_init_work'), truth: 20, at: 'hotspots.php:12', queries: 3 },
     ];
     for (const s of spots) {
       const ok = !!s.f && near(s.f.ms, s.truth) && `${s.f.file}:${s.f.line}` === s.at && s.f.queries === s.queries;

@@ -10,6 +10,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
+import { SITE_TIMEOUT_S } from '../../src/core/measure/siteRun';
 import type { SiteRecord } from '../../src/core/measure/siteRecord';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -142,8 +143,11 @@ for (const db of ['mariadb', 'sqlite'] as const) describe(`wp-bench measure SITE
     assert.equal(rec.local.theme, 'cal-theme');
   });
 
-  it('the calibration site (nine components), cold, in at most 90 s; the site folder untouched; nothing left behind', async () => {
-    assert.ok(seconds <= 90, `${seconds} s`);
+  it('the calibration site (nine components), cold, ended within its time limit; the site folder untouched; nothing left behind', async () => {
+    // Only a hang is caught here (a site run's default time limit and some seconds); how fast a site run is, is the
+    // benchmark's claim (npm run bench, figure 10).
+    console.log(`      nine components, cold: ${seconds.toFixed(1)} s`);
+    assert.ok(seconds <= SITE_TIMEOUT_S + 30, `${seconds} s`);
     assert.equal(await snapshot(dir), original, 'the site folder was not written');
     const root = /building a throwaway site .* in (\S+)$/m.exec(err)?.[1];
     assert.ok(root && !existsSync(root), `temporary folder ${root} gone`);
