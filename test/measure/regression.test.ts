@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli/index';
 import { measureCompare } from '../../src/core/measure/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, NOISE_FLOOR, compareRecords } from '../../src/core/measure/regression';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, NOISE_FLOOR, compareRecords, confirmWhenUndecided } from '../../src/core/measure/regression';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -150,14 +150,20 @@ describe('wp-bench measure --baseline-ref (regression check, native php)', funct
   });
 
   it('a theme compared with a copy of itself: both sides switch themes per request, nothing exceeded', async () => {
+    // Judged as --baseline-ref judges a plugin: at least MIN_PAIRS rounds (a 95 % bound on the paired differences),
+    // the confirmation pass when TTFB is undecided, then the server's CPU time of the same requests.
     const theme = path.join(ROOT, 'test', 'fixtures', 'measure', 'theme-simple');
-    const { current, baseline, paired } = await measureCompare({ path: theme, runtime: 'php', env, cwd: ROOT, cacheDir: cache, rounds: 3, warmup: 1 }, theme);
+    const policy = { maxRegressionPercent: 10, ceilings: {} };
+    const { current, baseline, paired, pairedCpu } = await measureCompare({ path: theme, runtime: 'php', env, cwd: ROOT, cacheDir: cache, rounds: MIN_PAIRS, warmup: 1, confirm: confirmWhenUndecided(policy) }, theme);
     for (const r of [current, baseline]) {
       assert.equal(r.type, 'theme');
       assert.equal(r.slug, 'theme-simple');
       assert.ok(Math.abs(r.contexts.homepage!.memory_delta_kb - 1024) < 256 + 52, `homepage memory ${r.contexts.homepage!.memory_delta_kb}`);
     }
-    assert.deepEqual(compareRecords(current, baseline, { maxRegressionPercent: 10, ceilings: {} }, paired).exceeded, []);
+    const report = compareRecords(current, baseline, policy, paired, pairedCpu);
+    assert.deepEqual(report.exceeded, []);
+    for (const row of report.rows.filter((x) => x.metric === 'ttfbMs')) assert.ok(row.paired && row.paired.n >= MIN_PAIRS, `${row.context} TTFB judged on pairs`);
+    for (const row of report.rows.filter((x) => x.metric !== 'ttfbMs')) assert.ok(Math.abs(row.difference!) <= row.allowed!, `${row.context} ${row.metric} ${row.difference}`);
   });
 
   it('a ref that does not exist is a usage error (exit 2), before anything is measured', async () => {

@@ -141,6 +141,15 @@ export function pairedVerdict(diffs: number[], allowed: number): { verdict: 'reg
   return { verdict: 'ok', bound };
 }
 
+/**
+ * The question a comparison asks after its measured rounds (MeasureOptions.confirm): is any TTFB row undecided at
+ * the threshold? Then one confirmation pass of as many rounds again is measured before the records are judged. The
+ * same for plugins and themes, and for every caller of measureCompare.
+ */
+export function confirmWhenUndecided(policy: RegressionPolicy): (current: LocalRecord, baseline: LocalRecord, paired: PairedTtfb) => boolean {
+  return (current, baseline, paired) => compareRecords(current, baseline, policy, paired).inconclusive.length > 0;
+}
+
 export function metricValue(m: ContextFigures, metric: MeasureMetric): number {
   if (metric === 'ttfbMs') return m.ttfb_delta_ms;
   if (metric === 'memoryMb') return m.memory_delta_kb / 1024;
@@ -219,6 +228,15 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
         regression = v.verdict === 'regression' || cpu?.verdict === 'grew';
         const undecided = v.verdict === 'inconclusive' && !cpu;
         extra = { paired: { n: v.bound.n, median: round(v.bound.median, metric), lower: round(v.bound.lower, metric) }, ...(undecided ? { inconclusive: true } : {}), ...(cpu ? { cpu } : {}) };
+      } else if (pairs) {
+        // Paired, but fewer than MIN_PAIRS: no 95 % bound, so TTFB is never failed on these rounds' noise (a theme
+        // compared with itself on 3 busy rounds read +6.5 ms over a 5.8 ms allowance on the medians). What the
+        // medians-and-spread rule would fail is inconclusive; --baseline-ref always measures enough rounds.
+        allowed = allowedBase;
+        regression = false;
+        const bound = pairedBound(pairs);
+        extra = { paired: { n: bound.n, median: round(bound.median, metric), lower: round(bound.lower, metric) } };
+        if (cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0)) extra.inconclusive = true;
       } else {
         allowed = allowedBase;
         regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);

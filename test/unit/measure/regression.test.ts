@@ -2,7 +2,7 @@
 // break, and the five report formats of `measure --baseline-ref` with hostile names.
 import * as assert from 'node:assert/strict';
 import { buildRecord, type ContextSamples, type LocalRecord, type Sample } from '../../../src/core/measure/method';
-import { NOISE_FLOOR, allowedIncrease, compareRecords, isRegression, lowerBoundRank, pairedBound, pairedVerdict } from '../../../src/core/measure/regression';
+import { NOISE_FLOOR, allowedIncrease, compareRecords, confirmWhenUndecided, isRegression, lowerBoundRank, pairedBound, pairedVerdict } from '../../../src/core/measure/regression';
 import { measureTable, runMeasureCli } from '../../../src/cli/measure';
 import { PLAYGROUND_NOTE } from '../../../src/core/measure/playgroundRuntime';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../../../src/core/report/regressionFormats';
@@ -261,14 +261,45 @@ describe('measure --baseline-ref: TTFB on paired differences', () => {
     const subject: RegressionSubject = { ref: 'main', commit: 'a'.repeat(40), current: after, baseline: before, report };
     assert.match(regressionTable(subject), /INCONCLUSIVE: 1 TTFB difference too close to the threshold/);
     assert.match(regressionTable(subject), /Inconclusive: activation TTFB: request by request \+8\.0 ms/);
-    // Fewer than 5 pairs: no paired verdict (the smallest of 3 is no 95 % bound); the medians-and-spread rule judges.
+    // Fewer than 5 pairs: no paired verdict (the smallest of 3 is no 95 % bound); the pairs are said, n = 3.
     const three = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, { activation: [-30, 20, 8], homepage: [0, 0, 0], admin: [0, 0, 0] });
-    assert.equal(three.rows.find((x) => x.context === 'activation' && x.metric === 'ttfbMs')!.paired, undefined);
+    assert.deepEqual(three.rows.find((x) => x.context === 'activation' && x.metric === 'ttfbMs')!.paired, { n: 3, median: 8, lower: -30 });
     assert.doesNotMatch(regressionTable(subject), /PASSED/);
     const j = JSON.parse(regressionJson(subject));
     assert.equal(j.passed, false);
     assert.deepEqual(j.inconclusive[0].paired, { n: 5, median: 8, lower: -30 });
     assert.match(regressionMarkdown(subject), /⚠️ inconclusive/);
+  });
+});
+
+describe('regression check: fewer pairs than a 95 % bound needs', () => {
+  // A theme compared with a copy of itself on 3 rounds of a busy machine: the medians read +6.5 ms (3.9 → 10.4 ms)
+  // over a 5.8 ms allowance; the 3 paired differences cannot bound that noise.
+  const before = record('Acme', 3.9, 1000, 2);
+  const after = record('Acme', 10.4, 1000, 2);
+  const three = { activation: [0.4, -0.2, 0.1], homepage: [1, -2, 0.5], admin: [12.1, -4.6, 6.2] };
+
+  it('TTFB over the allowance on fewer than 5 pairs is inconclusive, never a failure; memory and queries still judged', () => {
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} }, three);
+    assert.deepEqual(r.exceeded, []);
+    assert.deepEqual(r.inconclusive.map((m) => `${m.context} ${m.metric}`), ['activation ttfbMs', 'homepage ttfbMs', 'admin ttfbMs']);
+    assert.deepEqual(r.inconclusive[2].paired, { n: 3, median: 6.2, lower: -4.6 });
+    assert.match(regressionTable({ ref: 'main', current: after, baseline: before, report: r }), /Inconclusive: admin TTFB: \+6\.5 ms over the baseline, more than the 5\.0 ms allowed, on 3 paired rounds: too few for a 95 % bound \(5 needed\)/);
+    const heavier = compareRecords(record('Acme', 10.4, 5000, 6), before, { maxRegressionPercent: 10, ceilings: {} }, three);
+    assert.deepEqual(heavier.exceeded.map((e) => `${e.context} ${e.metric}`).sort(), ['activation memoryMb', 'activation queries', 'admin memoryMb', 'admin queries', 'homepage memoryMb', 'homepage queries']);
+  });
+
+  it('without pairs (an older caller) the medians-and-spread rule still judges TTFB', () => {
+    const r = compareRecords(after, before, { maxRegressionPercent: 10, ceilings: {} });
+    assert.ok(r.exceeded.some((e) => e.metric === 'ttfbMs'));
+    assert.deepEqual(r.inconclusive, []);
+  });
+
+  it('the confirmation question is the CLI\'s for every caller: undecided TTFB asks for one more pass', () => {
+    const ask = confirmWhenUndecided({ maxRegressionPercent: 10, ceilings: {} });
+    assert.equal(ask(after, before, three), true);
+    assert.equal(ask(after, before, { activation: [0, 0, 0, 0, 0], homepage: [0, 0, 0, 0, 0], admin: [0, 1, -1, 0, 0] }), false);
+    assert.equal(ask(after, before, { activation: [0, 0, 0, 0, 0], homepage: [0, 0, 0, 0, 0], admin: [-20, 7, 8, 9, 30] }), true);
   });
 });
 
