@@ -17,6 +17,23 @@ import type { CommandManager } from './commandManager';
 
 export const CONSENT_KEY = 'wpBench.measureConsent';
 
+/**
+ * The README as installed: vsce packs README.md as `readme.md` (a development host has `README.md`), and on a
+ * case-sensitive file system only the real name opens.
+ */
+export async function installedReadme(extensionUri: vscode.Uri): Promise<vscode.Uri> {
+  for (const name of ['README.md', 'readme.md']) {
+    const uri = vscode.Uri.joinPath(extensionUri, name);
+    try {
+      await vscode.workspace.fs.stat(uri);
+      return uri;
+    } catch {
+      // not under this name
+    }
+  }
+  return vscode.Uri.joinPath(extensionUri, 'README.md');
+}
+
 export interface MeasureOutcome {
   status: 'measured' | 'cancelled' | 'untrusted' | 'declined' | 'busy' | 'failed' | 'nothing';
   record?: LocalRecord;
@@ -171,7 +188,7 @@ export class MeasureCommand {
       .showErrorMessage(uiPlainText(vscode.l10n.t('WP Bench: no runtime to measure with. Install PHP 7.4 or newer with SQLite (Debian/Ubuntu/WSL: sudo apt install php-cli php-sqlite3; macOS: brew install php), or npm install @wp-playground/cli. ({0})', detail), 600), readme)
       .then(async (choice) => {
         this.runtimeMessageShown = false;
-        if (choice === readme) await vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.joinPath(this.context.extensionUri, 'README.md').with({ fragment: 'measure-locally' }));
+        if (choice === readme) await vscode.commands.executeCommand('markdown.showPreview', (await installedReadme(this.context.extensionUri)).with({ fragment: 'measure-locally' }));
       });
   }
 
