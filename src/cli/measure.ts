@@ -152,7 +152,7 @@ export function measureTable(r: LocalRecord): string {
   if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
   if (l.must_use) lines.push('Must-use plugin: measured from mu-plugins/, where WordPress loads it on every request; never activated (its "activation" row is the cost of loading it).');
   if (l.parent_theme) lines.push(`Child theme: measured with its parent ${l.parent_theme.name}${l.parent_theme.version ? ` ${l.parent_theme.version}` : ''} (${l.parent_theme.slug}); the figures include the parent's cost.`);
-  if (l.sandbox === 'bubblewrap') lines.push(`Sandbox: bubblewrap (own PID namespace${l.network === 'isolated' ? ' and network' : ''}, read-only system, only the throwaway site writable).`);
+  if (l.sandbox === 'bubblewrap') lines.push(`Sandbox: bubblewrap (own PID namespace${l.network === 'isolated' ? ' and network' : ''}, read-only system and code, only uploads, caches and temporary folders writable; the database in a sandbox of its own).`);
   else if (l.sandbox === 'playground') lines.push('Sandbox: WordPress Playground (PHP compiled to WebAssembly sees only the throwaway site mounted into it).');
   else if (l.sandbox === 'none') lines.push(`Warning: no sandbox${l.sandbox_note ? ` — ${l.sandbox_note}` : ''}.`);
   for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);

@@ -103,7 +103,9 @@ const AZURE_COMMAND = /##vso\[/gi;
  * half the time of one alternation over a megabyte.
  */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHAR = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const CONTROL_CHAR = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Bidirectional controls (U+202E and its kin): they reorder what a terminal shows around them. */
+const BIDI_CHAR = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const LINE_COMMAND = /^[ \t]*(?:::|##\[)/m;
 const AZURE_COMMAND_ANY = /##vso\[/i;
 
@@ -132,6 +134,8 @@ export function neutralise(text: string): string {
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
   return clean
+    // Written as the escape (in JSON the same value): shown, never applied.
+    .replace(BIDI_CHAR, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(/^([ \t]*)(::|##\[)/gm, (_m, ws: string, cmd: string) => `${ws}${cmd === '::' ? ': :' : '# #['}`)
     .replace(AZURE_COMMAND, (m) => `${m.slice(0, 5)}\u200b[`); // zero-width space: the agent sees no command
 }
