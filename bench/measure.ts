@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MeasureError, measure, type MeasureOptions } from '../src/core/measure/engine';
-import type { LocalRecord } from '../src/core/measure/method';
+import { MeasureError, measure, type MeasureOptions } from '../src/core/measure/run/engine';
+import type { LocalRecord } from '../src/core/measure/record/method';
 
 type Status = 'PASS' | 'FAIL' | 'info' | 'not measured' | 'ERROR';
 type RowFn = (id: string, figure: string, value: string, target: string, status: Status) => void;

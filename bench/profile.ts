@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../src/cli';
-import type { LocalRecord } from '../src/core/measure/method';
+import type { LocalRecord } from '../src/core/measure/record/method';
 import { git } from '../test/measure/loadSample';
 
 type Status = 'PASS' | 'FAIL' | 'info' | 'not measured' | 'ERROR';

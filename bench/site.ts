@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../src/cli';
-import type { SiteRecord } from '../src/core/measure/siteRecord';
+import type { SiteRecord } from '../src/core/measure/siteRun/siteRecord';
 
 type Status = 'PASS' | 'FAIL' | 'info' | 'not measured' | 'ERROR';
 type RowFn = (id: string, figure: string, value: string, target: string, status: Status) => void;

@@ -1,13 +1,13 @@
 // `wp-bench measure PATH`: the local benchmark engine (src/core/measure) from the command line. Runs the component's
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
-import { databaseLabel, parseDbOption } from '../core/measure/database';
-import { measureSite } from '../core/measure/siteRun';
+import { databaseLabel, parseDbOption } from '../core/measure/database/database';
+import { measureSite } from '../core/measure/siteRun/siteRun';
 import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
-import { ComponentNotFoundError, detectComponent } from '../core/measure/component';
-import { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/regression';
+import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
+import { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/run/engine';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/regression';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
 export const EXIT_INCONCLUSIVE = 3;
@@ -15,11 +15,11 @@ import { GitError, repoPrefix, snapshotAtRef } from '../core/report/git';
 import { regressionHtml, regressionJson, regressionMarkdown, regressionSarif, regressionTable, type RegressionSubject } from '../core/report/regressionFormats';
 import { loadTeamConfig } from '../core/config/teamConfig';
 import { ciSafeJson, countNoun } from '../core/present/format';
-import { CONTEXTS, type LocalRecord } from '../core/measure/method';
-import type { RuntimeName } from '../core/measure/runtime';
+import { CONTEXTS, type LocalRecord } from '../core/measure/record/method';
+import type { RuntimeName } from '../core/measure/machine/runtime';
 import { textTable } from '../core/report/plain';
 import { profileLines } from './profile';
-import { PROFILE_ROUNDS } from '../core/measure/profiling';
+import { PROFILE_ROUNDS } from '../core/measure/run/profiling';
 import { toCollapsed, toSpeedscope } from '../core/measure/profile/attribute';
 import { parseOptions, UsageError, type CliIo } from './scan';
 

@@ -1,6 +1,6 @@
 // What `measure --profile` says in the terminal (English, as the CLI): per context, the component's functions that spend the most time
 // (inclusive, per request), where they are defined, their queries and the hooks they run on.
-import type { LocalRecord } from '../core/measure/method';
+import type { LocalRecord } from '../core/measure/record/method';
 import type { FunctionCost } from '../core/measure/profile/types';
 import { CONTEXT_NAMES } from '../core/model';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { flameView } from '../core/present/flameView';
 import { profileBase, topFunctions } from '../core/present/profileLens';
-import type { LocalResult } from '../core/measure/method';
+import type { LocalResult } from '../core/measure/record/method';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../core/model';
 import { contains } from '../core/session/localResults';
 import type { Bench, ComponentEntry } from './bench';

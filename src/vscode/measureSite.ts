@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { uiPlainText } from '../core/present/format';
 import { siteTotalText } from '../core/present/siteLocal';
 import { MeasureChildError, measureChildEnv, runSiteChild } from '../core/measure/child';
-import type { SiteRecord } from '../core/measure/siteRecord';
+import type { SiteRecord } from '../core/measure/siteRun/siteRecord';
 import { contains } from '../core/session/localResults';
 import { siteRoots } from '../core/session/siteResults';
 import type { Bench } from './bench';

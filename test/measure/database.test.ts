@@ -11,7 +11,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
-import type { LocalRecord } from '../../src/core/measure/method';
+import type { LocalRecord } from '../../src/core/measure/record/method';
 import { gone } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');

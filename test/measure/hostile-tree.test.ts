@@ -1,5 +1,5 @@
 // Integration: `measure` on components whose FILES are hostile (a symlink loop, a FIFO, a link to /dev/zero, links
-// that fan out): detection, hashing and the copy into the throwaway site go through one walk (src/core/measure/tree.ts)
+// that fan out): detection, hashing and the copy into the throwaway site go through one walk (src/core/measure/component/tree.ts)
 // that never follows a loop or a link out of the component and never opens what is not a regular file, under the
 // run's deadline. Each run measures (the entries skipped and said) or ends with a clear error within its time limit
 // (+15 s), leaving no temp folder and no process. Native php on Debian's WordPress, as test/measure/native.test.ts.
@@ -8,8 +8,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
-import type { LocalRecord } from '../../src/core/measure/method';
+import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/run/engine';
+import type { LocalRecord } from '../../src/core/measure/record/method';
 import { alive } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');

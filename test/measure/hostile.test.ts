@@ -14,8 +14,8 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { measure, type MeasureOptions } from '../../src/core/measure/engine';
-import type { LocalRecord } from '../../src/core/measure/method';
+import { measure, type MeasureOptions } from '../../src/core/measure/run/engine';
+import type { LocalRecord } from '../../src/core/measure/record/method';
 import { gone, listening, assertNothingLeft } from './helpers';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure');

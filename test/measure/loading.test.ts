@@ -6,7 +6,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MeasureError, measure, measureCompare, type MeasureOptions } from '../../src/core/measure/engine';
+import { MeasureError, measure, measureCompare, type MeasureOptions } from '../../src/core/measure/run/engine';
 import { assertNothingLeft } from './helpers';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure', 'loading');

@@ -8,8 +8,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
-import type { LocalRecord } from '../../src/core/measure/method';
+import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/run/engine';
+import type { LocalRecord } from '../../src/core/measure/record/method';
 import { runCli } from '../../src/cli/index';
 import { alive, gone, listening, assertNothingLeft } from './helpers';
 

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/engine';
+import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/run/engine';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure');
 const ROOT = path.resolve(__dirname, '..', '..');

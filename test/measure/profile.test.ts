@@ -9,8 +9,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
-import type { LocalRecord } from '../../src/core/measure/method';
-import { DEFAULT_TIMEOUT_S } from '../../src/core/measure/runOptions';
+import type { LocalRecord } from '../../src/core/measure/record/method';
+import { DEFAULT_TIMEOUT_S } from '../../src/core/measure/options/runOptions';
 import { assertNothingLeft, type Made } from './helpers';
 import { git } from './loadSample';
 

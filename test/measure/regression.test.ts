@@ -7,8 +7,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli/index';
-import { measureCompare } from '../../src/core/measure/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, NOISE_FLOOR, compareRecords, confirmWhenUndecided } from '../../src/core/measure/regression';
+import { measureCompare } from '../../src/core/measure/run/engine';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, NOISE_FLOOR, compareRecords, confirmWhenUndecided } from '../../src/core/measure/compare/regression';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -10,8 +10,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
-import { SITE_TIMEOUT_S } from '../../src/core/measure/siteRun';
-import type { SiteRecord } from '../../src/core/measure/siteRecord';
+import { SITE_TIMEOUT_S } from '../../src/core/measure/siteRun/siteRun';
+import type { SiteRecord } from '../../src/core/measure/siteRun/siteRecord';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const near = (kb: number, truth: number) => Math.abs(kb - truth) <= truth * 0.05 + 256;

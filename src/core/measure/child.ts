@@ -2,8 +2,8 @@
 // PHP), reads its progress lines from stderr and its one record from stdout. Cancelling sends SIGTERM (the CLI
 // stops the site and removes its folder), then SIGKILL if it has not exited after a grace period.
 import { childProcess } from '../lazyNode';
-import type { LocalRecord } from './method';
-import { isSiteRecord, type SiteRecord } from './siteRecord';
+import type { LocalRecord } from './record/method';
+import { isSiteRecord, type SiteRecord } from './siteRun/siteRecord';
 
 export interface MeasureChildOptions {
   /** Node (in VS Code: process.execPath with ELECTRON_RUN_AS_NODE=1). */

@@ -2,7 +2,7 @@
 // script draws (src/webview/flame.ts). One merged call tree per context, as `measure --profile` recorded it; the
 // component's frames are marked so the script colours them apart and opens their line on a click.
 import { l10n } from '../l10n';
-import type { LocalResult } from '../measure/method';
+import type { LocalResult } from '../measure/record/method';
 import type { FlameNode } from '../measure/profile/types';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { contextLabel, escapeHtml } from './outcome';

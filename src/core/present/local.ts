@@ -2,14 +2,14 @@
 // (both side by side when the API has numbers too), tree, inline text, diagnostics and the site total. Always marked
 // as measured on this machine, in words a screen reader says ("measured locally, PHP 8.2, WordPress 6.1.9,
 // 2026-11-25"), and never mixed silently with the API's numbers.
-import { shortDatabase } from '../measure/database';
+import { shortDatabase } from '../measure/database/database';
 import { formatContext, formatCount, formatMemoryKb, formatMs, isWorseThan, plural } from './format';
 import { l10n } from '../l10n';
 import type { LookupOutcome } from '../lookup/lookupService';
-import type { LocalRecord } from '../measure/method';
+import type { LocalRecord } from '../measure/record/method';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from '../model';
 import { contextLabel, escapeMarkdown, siteTotal, type SiteTotal } from './outcome';
-import type { LocalResult } from '../measure/method';
+import type { LocalResult } from '../measure/record/method';
 
 export const MEASURE_COMMAND = 'wpBench.measureLocally';
 

@@ -4,7 +4,7 @@
 // after an edit, as local results are.
 import * as path from 'node:path';
 import { l10n } from '../l10n';
-import type { LocalResult } from '../measure/method';
+import type { LocalResult } from '../measure/record/method';
 import type { FunctionCost } from '../measure/profile/types';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import { plural } from './format';

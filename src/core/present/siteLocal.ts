@@ -3,8 +3,8 @@
 // explain both. Pure; strings go through l10n.
 import { l10n } from '../l10n';
 import type { ComponentKind, ContextName } from '../model';
-import { shortDatabase } from '../measure/database';
-import { notCounted, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRecord';
+import { shortDatabase } from '../measure/database/database';
+import { notCounted, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRun/siteRecord';
 import { signedKb, signedMs, signedQueries } from './format';
 import { contextLabel, escapeMarkdown } from './outcome';
 

@@ -4,7 +4,7 @@
 import { countNoun, formatMemoryKb, formatMs } from '../present/format';
 import { CONTEXT_NAMES, type ContextName } from '../model';
 import type { ContextTotal, SiteTotal } from '../present/outcome';
-import type { SiteRecord } from '../measure/siteRecord';
+import type { SiteRecord } from '../measure/siteRun/siteRecord';
 import type { Budget, BudgetMetric } from '../config/teamConfig';
 import { CONTEXT_LABEL, type Finding, type ReportLocation } from './findings';
 

@@ -8,7 +8,7 @@ import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMe
 import { contextLabel, summaryText } from '../present/outcome';
 import type { ComponentVerdict, Judgement } from './judge';
 import { localAsBenchmark, localGradeText, localWords } from '../present/local';
-import type { LocalRecord } from '../measure/method';
+import type { LocalRecord } from '../measure/record/method';
 import { lookupNote } from '../scan/lookup';
 import type { BudgetMetric } from '../config/teamConfig';
 

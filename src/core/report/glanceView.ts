@@ -7,7 +7,7 @@ import { CONTEXT_NAMES, type ContextName } from '../model';
 import { contextLabel, escapeHtml, siteTotalLine } from '../present/outcome';
 import type { Judgement } from './judge';
 import { figuresText, notCountedText, siteFactsLine, type SiteResult } from '../present/siteLocal';
-import type { Figures } from '../measure/siteRecord';
+import type { Figures } from '../measure/siteRun/siteRecord';
 import { figuresDifference } from './siteText';
 
 export interface GlanceViewData {

@@ -6,7 +6,7 @@ import type { LookupOutcome } from '../lookup/lookupService';
 import { componentFindings, type Finding, type ReportLocation } from './findings';
 import { compareVerdicts, itemKey, verdictFor, withLocal, type ComponentState, type ComponentVerdict, type JudgeConfig, type SkipReason } from './verdict';
 import { judgeBudgets, stackTotal, type BudgetVerdict } from './budgets';
-import type { SiteRecord } from '../measure/siteRecord';
+import type { SiteRecord } from '../measure/siteRun/siteRecord';
 
 // What the judgement is made of, where each part lives: the rules and a component's findings, the verdict per
 // component, the budgets. Re-exported so that every report imports the judgement from here.

@@ -1,9 +1,9 @@
 // Reports of `wp-bench measure PATH --baseline-ref REF`: a terminal table, JSON ({current, baseline, exceeded}),
 // Markdown for a pull-request comment or job summary, SARIF 2.1.0 at the main plugin file, and a small
 // self-contained HTML page. Every string from a file or git is escaped for its place.
-import { databaseLabel } from '../measure/database';
-import type { LocalRecord } from '../measure/method';
-import { METRIC_NAME, MIN_PAIRS, formatMetric, type MetricComparison, type RegressionReport } from '../measure/regression';
+import { databaseLabel } from '../measure/database/database';
+import type { LocalRecord } from '../measure/record/method';
+import { METRIC_NAME, MIN_PAIRS, formatMetric, type MetricComparison, type RegressionReport } from '../measure/compare/regression';
 import { escapeHtml } from '../present/outcome';
 import { sarifLog } from './formats';
 import { plainText, textTable } from './plain';

@@ -1,8 +1,8 @@
 // Where a regression came from (`--baseline-ref REF --profile`): for each context whose TTFB got heavier, the
 // component's functions whose inclusive time grew most, for every format of the regression report.
 import { changeWords, growth, profileDiff, type FunctionChange, type ProfileDiff } from '../measure/profile/diff';
-import type { LocalRecord } from '../measure/method';
-import type { RegressionReport } from '../measure/regression';
+import type { LocalRecord } from '../measure/record/method';
+import type { RegressionReport } from '../measure/compare/regression';
 
 /** What a regression report is about (RegressionSubject's part these need). */
 interface Compared {

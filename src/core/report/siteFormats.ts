@@ -2,7 +2,7 @@
 // a self-contained HTML page (or a <section> of the check's HTML report). The wording and the arithmetic are
 // siteText.ts's, as the terminal table says them; every string from the record (slugs, names, reasons, PHP errors)
 // is escaped here. Pure: no I/O, no vscode.
-import type { SiteRecord } from '../measure/siteRecord';
+import type { SiteRecord } from '../measure/siteRun/siteRecord';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { escapeHtml } from '../present/outcome';
 import { htmlHead } from './htmlPage';

@@ -1,9 +1,9 @@
 // What every report of `measure SITE --site` says alike (English, as the CLI): the figures of a context, the
 // difference between the stack as it runs and the sum of its parts, the measurement's facts, the members by what
 // they add in the site, and the terminal table. Plain text here: markdown and HTML (siteFormats.ts) escape it.
-import { notCounted, type ContextFigures, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRecord';
-import { databaseLabel } from '../measure/database';
-import { CONTEXTS } from '../measure/method';
+import { notCounted, type ContextFigures, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRun/siteRecord';
+import { databaseLabel } from '../measure/database/database';
+import { CONTEXTS } from '../measure/record/method';
 import { textTable } from './plain';
 
 export const NOT_MEASURED = 'not measured';

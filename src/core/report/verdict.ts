@@ -1,7 +1,7 @@
 // The verdict per component: its state (benchmarked, not benchmarked, not in the dataset, unknown and why), its grade
 // against the team's minimum, its local measurement when the API has none, and the order reports list them in.
 // Pure: no I/O, no vscode.
-import { shortDatabase } from '../measure/database';
+import { shortDatabase } from '../measure/database/database';
 import { isWorseThan } from '../present/format';
 import type { LookupOutcome } from '../lookup/lookupService';
 import {
@@ -15,8 +15,8 @@ import {
 } from '../model';
 import { compareWorstFirst, type SiteTotal } from '../present/outcome';
 import type { Budget, GradeLetter } from '../config/teamConfig';
-import type { LocalRecord } from '../measure/method';
-import type { SiteRecord } from '../measure/siteRecord';
+import type { LocalRecord } from '../measure/record/method';
+import type { SiteRecord } from '../measure/siteRun/siteRecord';
 
 export type ComponentState = 'benchmarked' | 'not-benchmarked' | 'not-in-dataset' | 'unknown';
 export type UnknownReason = 'limit' | 'time' | 'timeouts' | 'offline' | 'local' | 'not-a-wordpress-org-slug' | 'not-from-wordpress-org' | 'outside-workspace' | 'error' | 'not-looked-up';

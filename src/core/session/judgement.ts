@@ -9,7 +9,7 @@ import { GRADE_LETTERS, type GradeLetter } from '../config/teamConfig';
 import type { WorkspaceDocuments } from './documents';
 import type { LocalResults } from './localResults';
 import type { SiteResult } from './siteResults';
-import type { SiteRecord } from '../measure/siteRecord';
+import type { SiteRecord } from '../measure/siteRun/siteRecord';
 import { entryKey, type SessionHost } from './types';
 
 export class WorkspaceJudgement {

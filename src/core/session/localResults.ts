@@ -3,10 +3,10 @@
 // A record whose files changed since is stale; it is measured again only when the user asks. Persisted as one JSON
 // file in the extension's storage; a record that does not have the engine's shape is dropped on load.
 import * as path from 'node:path';
-import { sourceHash } from '../measure/cache';
-import { ComponentLoadingError, detectComponent } from '../measure/component';
-import { TreeLimitError } from '../measure/tree';
-import { CONTEXTS, type LocalRecord, type LocalResult } from '../measure/method';
+import { sourceHash } from '../measure/record/cache';
+import { ComponentLoadingError, detectComponent } from '../measure/component/component';
+import { TreeLimitError } from '../measure/component/tree';
+import { CONTEXTS, type LocalRecord, type LocalResult } from '../measure/record/method';
 import type { ComponentKind } from '../model';
 import { Emitter } from './events';
 import { readJsonFile, writeJsonAtomic } from './jsonStore';
@@ -20,7 +20,7 @@ const HOST_READS = 2;
 
 /**
  * The content hash of what `measure PATH` copies into the site; undefined when PATH holds no component any more.
- * Runs in the extension host, so it never blocks it: the copy's own walk (src/core/measure/tree.ts: a FIFO or a
+ * Runs in the extension host, so it never blocks it: the copy's own walk (src/core/measure/component/tree.ts: a FIFO or a
  * device is never opened, no link is followed out of the component or round a loop), at most two reads at once.
  * Rejects with the signal's reason when `signal` aborts, with TreeLimitError past the walk's caps, and with
  * ComponentLoadingError when the component is there but not what WordPress needs to load it (a child theme's parent

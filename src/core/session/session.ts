@@ -27,7 +27,7 @@ import { DisposableStore, Emitter } from './events';
 import { WorkspaceJudgement } from './judgement';
 import { contains, LocalResults } from './localResults';
 import { SiteResults, type SiteResult } from './siteResults';
-import type { LocalResult } from '../measure/method';
+import type { LocalResult } from '../measure/record/method';
 import { LookupRunner } from './lookupRunner';
 import { Notices } from './notices';
 import { ScanCycles } from './scanCycles';

@@ -3,7 +3,7 @@
 // the folder's components are no longer those the run saw; it is measured again only when the user asks. Persisted
 // as one JSON file in the extension's storage; an entry without the record's shape is dropped on load.
 import * as path from 'node:path';
-import { isSiteRecord, type SiteRecord } from '../measure/siteRecord';
+import { isSiteRecord, type SiteRecord } from '../measure/siteRun/siteRecord';
 import { Emitter } from './events';
 import { readJsonFile, writeJsonAtomic } from './jsonStore';
 import { l10n } from '../l10n';

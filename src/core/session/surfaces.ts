@@ -6,7 +6,7 @@ import { l10n } from '../l10n';
 import { apiBenchmarked, localDiagnosticMessage, localHoverSection, measurableSource, measureLink } from '../present/local';
 import { hoverMarkdown } from '../present/outcome';
 import { siteHoverSection, siteMember } from '../present/siteLocal';
-import type { SiteComponentResult } from '../measure/siteRecord';
+import type { SiteComponentResult } from '../measure/siteRun/siteRecord';
 import type { SiteResult } from './siteResults';
 import { contains } from './localResults';
 import { lookupExplanation, lookupNote } from '../scan/lookup';

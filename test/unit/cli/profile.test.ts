@@ -1,7 +1,7 @@
 // What `measure --profile` prints: the component's top functions per context, where they are defined, their queries
 // and hooks; a context not measured or with nothing seen says so.
 import * as assert from 'node:assert/strict';
-import type { LocalRecord } from '../../../src/core/measure/method';
+import type { LocalRecord } from '../../../src/core/measure/record/method';
 import { profileLines } from '../../../src/cli/profile';
 
 const f = (name: string, ms: number, queries = 0, hooks: string[] = [], self = ms) => ({ function: name, file: 'inc/a.php', line: 7, ms, self_ms: self, queries, hooks });

@@ -1,7 +1,7 @@
 // A hand-written `measure SITE --site` record: two plugins bundling one library (each costs it alone, neither adds it
 // in the site), a theme, a premium plugin left out with a hostile reason, a must-use plugin and a drop-in. Its
 // members are deliberately not in the order reports list them.
-import type { Figures, SiteRecord } from '../../../src/core/measure/siteRecord';
+import type { Figures, SiteRecord } from '../../../src/core/measure/siteRun/siteRecord';
 
 export const fig = (ttfb: number, kb: number, q: number): Figures => ({ ttfb_delta_ms: ttfb, memory_delta_kb: kb, queries_delta: q });
 

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MEASURE_USAGE, runMeasureCli, tooSmallToJudge } from '../../../src/cli/measure';
-import { MeasureError } from '../../../src/core/measure/engine';
+import { MeasureError } from '../../../src/core/measure/run/engine';
 
 const FIX = path.resolve(__dirname, '..', '..', 'fixtures', 'measure', 'noop');
 

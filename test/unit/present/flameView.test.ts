@@ -1,6 +1,6 @@
 // The flame graph's page: the contexts it can draw, the first one, the focus, escaping, and what an older profile says.
 import * as assert from 'node:assert/strict';
-import type { LocalResult } from '../../../src/core/measure/method';
+import type { LocalResult } from '../../../src/core/measure/record/method';
 import type { FlameNode } from '../../../src/core/measure/profile/types';
 import { flameView } from '../../../src/core/present/flameView';
 

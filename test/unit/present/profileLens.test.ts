@@ -2,7 +2,7 @@
 // register it, their tooltips, stale marking, the tree's top functions.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { LocalResult } from '../../../src/core/measure/method';
+import type { LocalResult } from '../../../src/core/measure/record/method';
 import { profileLenses, profiledFunctions, topFunctions } from '../../../src/core/present/profileLens';
 
 const fc = (name: string, file: string, line: number, ms: number, queries = 0, hooks: string[] = []) => ({ function: name, file, line, ms, self_ms: ms, queries, hooks });

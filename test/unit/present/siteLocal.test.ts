@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isSiteRecord, type SiteRecord } from '../../../src/core/measure/siteRecord';
+import { isSiteRecord, type SiteRecord } from '../../../src/core/measure/siteRun/siteRecord';
 import { runSiteChild } from '../../../src/core/measure/child';
 import { figuresText, memberText, siteContextText, siteFactsText, siteHoverSection, siteMember, siteTotalText, siteTotalTooltip } from '../../../src/core/present/siteLocal';
 import { hashOfPath } from '../../../src/core/session/localResults';

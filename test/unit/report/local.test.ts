@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { parseRecord } from '../../../src/core/api/record';
 import type { LookupOutcome } from '../../../src/core/lookup/lookupService';
-import { buildRecord, type LocalRecord, type Sample } from '../../../src/core/measure/method';
+import { buildRecord, type LocalRecord, type Sample } from '../../../src/core/measure/record/method';
 import type { DetectedComponent } from '../../../src/core/model';
 import { toJson, toMarkdown, toSarif, toTable } from '../../../src/core/report/formats';
 import { compareChart, compareTable } from '../../../src/core/report/glance';

@@ -1,7 +1,7 @@
 // `measure SITE --site` as Markdown and HTML: the stack beside the sum of its parts and their difference, the members
 // by what they add in the site, what was left out and why, every string from the record escaped.
 import assert from 'node:assert/strict';
-import { isSiteRecord } from '../../../src/core/measure/siteRecord';
+import { isSiteRecord } from '../../../src/core/measure/siteRun/siteRecord';
 import { siteHtml, siteHtmlSection, siteMarkdown, siteMarkdownSection } from '../../../src/core/report/siteFormats';
 import { figuresDifference, siteTable } from '../../../src/core/report/siteText';
 import { HOSTILE_REASON, siteRecord } from '../helpers/siteRecord';

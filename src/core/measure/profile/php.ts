@@ -3,7 +3,7 @@
 // of every database query (WordPress's `query` filter) and, at shutdown, which hooks the component's callbacks are
 // registered on; then writes <dir>/<request id>.profile.json (read by ./read.ts, attributed by ./attribute.ts).
 // Paths are embedded with phpString(): no path can break out of a PHP literal.
-import { phpString } from '../phpFiles';
+import { phpString } from '../php/phpFiles';
 
 /** File name of the must-use plugin (loads before any other must-use plugin, WP Bench's own '0-wpbench-*' included). */
 export const PROFILE_MU_PLUGIN = '0-0-wpbench-profile.php';

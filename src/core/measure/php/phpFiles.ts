@@ -1,0 +1,372 @@
+// php/ (the ground floor of measure/, beside machine/): the PHP sources WP Bench writes into a throwaway site, as text:
+// the probe, the endpoints it requests, the installer, the fallback baseline theme, the safe embedding of paths (this
+// file), and the must-use plugin and endpoint of `measure --site` (sitePhp.ts). The profiler's own must-use plugin is
+// profile/php.ts. Imports nothing: every other folder may read these strings.
+//
+// The PHP files WP Bench writes into a throwaway site: a probe, the endpoints it requests, an installer and a
+// fallback baseline theme. Paths are embedded with phpString() so no path can break out of a PHP literal.
+
+/**
+ * WP Bench's own must-use plugins, in every mu-plugins folder of the site. Named to load first (WordPress loads
+ * must-use plugins in file-name order), before a measured must-use plugin.
+ */
+export const OWN_MU_PLUGINS = { side: '0-wpbench-side.php', http: '0-wpbench-http.php' } as const;
+
+/**
+ * A must-use plugin is measured as WordPress loads it, from wp-content/mu-plugins (WPMU_PLUGIN_DIR's default), on
+ * requests of the side "measured". WordPress has no switch for a must-use plugin, so every other request (the clean
+ * site, the installer) reads another folder holding only WP Bench's own must-use plugins, and the `--baseline-ref`
+ * copy's requests a third one (wp-config.php defines WPMU_PLUGIN_DIR by the X-WPBench-Side header).
+ */
+export const MU_BASELINE_DIR = 'wpbench-mu-baseline';
+export const MU_REF_DIR = 'wpbench-mu-ref';
+
+/** A PHP single-quoted string literal of s. */
+export function phpString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * Prepended to every request (auto_prepend_file, or required first by the endpoints): registers, last of all
+ * shutdown functions, the write of peak memory, queries, status, redirect and fatal error to PROBE_DIR/<id>.json.
+ */
+export function probePhp(probeDir: string): string {
+  return `<?php
+// WP Bench probe (throwaway site): records what this request cost once everything else has run.
+if (!defined('WPBENCH_PROBE')) {
+define('WPBENCH_PROBE', 1);
+// The process's CPU time so far (php -S serves every request in one process): the request's own is the difference.
+$GLOBALS['wpbench_ru0'] = function_exists('getrusage') ? getrusage() : null;
+register_shutdown_function(function () {
+  // Registered again from inside shutdown: runs after WordPress's own shutdown hook.
+  register_shutdown_function(function () {
+    $id = isset($_SERVER['HTTP_X_WPBENCH_REQ']) ? preg_replace('/[^a-z0-9-]/', '', (string) $_SERVER['HTTP_X_WPBENCH_REQ']) : '';
+    if ($id === '') return;
+    $err = error_get_last();
+    $fatal = $err && in_array($err['type'], array(E_ERROR, E_PARSE, E_CORE_ERROR, E_COMPILE_ERROR, E_USER_ERROR, E_RECOVERABLE_ERROR), true);
+    $location = null;
+    foreach (headers_list() as $h) {
+      if (stripos($h, 'Location:') === 0) $location = trim(substr($h, 9));
+    }
+    $wpdb = isset($GLOBALS['wpdb']) && is_object($GLOBALS['wpdb']) ? $GLOBALS['wpdb'] : null;
+    $data = array(
+      'memory' => memory_get_peak_usage(),
+      'queries' => $wpdb ? (int) $wpdb->num_queries : null,
+      'status' => http_response_code(),
+      'location' => $location,
+      'error' => $fatal ? $err['message'] . ' in ' . $err['file'] . ':' . $err['line'] : null,
+      'wp_loaded' => function_exists('did_action') && did_action('wp_loaded') > 0,
+      // Server-side CPU time (user + system) of the request, in ms.
+      'cpu_ms' => ($ru0 = $GLOBALS['wpbench_ru0'] ?? null) && ($ru1 = getrusage()) ? (($ru1['ru_utime.tv_sec'] - $ru0['ru_utime.tv_sec'] + $ru1['ru_stime.tv_sec'] - $ru0['ru_stime.tv_sec']) * 1000 + ($ru1['ru_utime.tv_usec'] - $ru0['ru_utime.tv_usec'] + $ru1['ru_stime.tv_usec'] - $ru0['ru_stime.tv_usec']) / 1000) : null,
+      // Every database error of the request (wpdb::print_error() records each one here, shown or not).
+      'db_errors' => isset($GLOBALS['EZSQL_ERROR']) && is_array($GLOBALS['EZSQL_ERROR']) ? count($GLOBALS['EZSQL_ERROR']) : 0,
+      'db_error' => isset($GLOBALS['EZSQL_ERROR'][0]['error_str']) ? substr((string) $GLOBALS['EZSQL_ERROR'][0]['error_str'], 0, 300) : null,
+    );
+    @file_put_contents(${phpString(probeDir)} . '/' . $id . '.json', json_encode($data));
+  });
+});
+}
+`;
+}
+
+export interface ConfigOptions {
+  /** SQLite: the folder of its database file */
+  dbDir: string;
+  /** MariaDB/MySQL: where WordPress connects (DB_HOST "localhost:/path/to.sock"); SQLite when absent */
+  db?: { host: string; name: string; user: string; password: string };
+  probeFile: string;
+  kind: 'plugin' | 'theme';
+  /** plugin basename (folder/file.php) or theme folder name */
+  target: string;
+  baseTheme: string;
+  /** theme: the template (parent folder, or the theme's own folder) */
+  template?: string;
+  /** a second copy of the component (`--baseline-ref`), measured on the side "ref" */
+  refTarget?: string;
+  refTemplate?: string;
+  /** secret of the activation endpoint */
+  key: string;
+  salts: string[];
+  /** `measure --site`: the file of the configurations (SITE_MU_PLUGIN); the site's must-use plugins load only in the stack's */
+  siteConfigs?: string;
+  /** a must-use plugin: each side's requests read their own mu-plugins folder (MU_BASELINE_DIR, MU_REF_DIR) */
+  mustUse?: boolean;
+}
+
+/** Our own wp-config.php: MariaDB/MySQL or SQLite, no outbound HTTP, no cron, no update checks, PHP's own fatal errors. */
+export function wpConfigPhp(o: ConfigOptions): string {
+  const saltNames = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
+  return `<?php
+// Throwaway site written by WP Bench (wp-bench measure); removed when the run ends.
+require_once ${phpString(o.probeFile)};
+${
+    o.db
+      ? `define('DB_NAME', ${phpString(o.db.name)});
+define('DB_USER', ${phpString(o.db.user)});
+define('DB_PASSWORD', ${phpString(o.db.password)});
+define('DB_HOST', ${phpString(o.db.host)});
+define('DB_CHARSET', 'utf8mb4');
+define('DB_COLLATE', '');
+`
+      : `define('DB_NAME', 'wordpress');
+define('DB_USER', '');
+define('DB_PASSWORD', '');
+define('DB_HOST', '');
+define('DB_CHARSET', 'utf8');
+define('DB_COLLATE', '');
+define('DB_DIR', ${phpString(o.dbDir)});
+define('DB_FILE', 'site.sqlite');
+`
+  }${saltNames.map((n, i) => `define('${n}', ${phpString(o.salts[i] ?? n)});`).join('\n')}
+$table_prefix = 'wp_';
+$wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[0-9]+)?$|^localhost(:[0-9]+)?$/', $_SERVER['HTTP_HOST']) ? $_SERVER['HTTP_HOST'] : '127.0.0.1';
+define('WP_HOME', 'http://' . $wpbench_host);
+define('WP_SITEURL', 'http://' . $wpbench_host);
+${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}${o.siteConfigs ? siteConfigPhp(o.siteConfigs) : ''}define('COOKIEHASH', 'wpbench');
+define('WP_HTTP_BLOCK_EXTERNAL', true);
+define('DISABLE_WP_CRON', true);
+define('AUTOMATIC_UPDATER_DISABLED', true);
+define('WP_AUTO_UPDATE_CORE', false);
+define('WP_DISABLE_FATAL_ERROR_HANDLER', true);
+define('WP_DEBUG', false);
+define('WP_DEFAULT_THEME', ${phpString(o.baseTheme)});
+define('WPBENCH_KIND', ${phpString(o.kind)});
+define('WPBENCH_TARGET', ${phpString(o.target)});
+define('WPBENCH_BASE_THEME', ${phpString(o.baseTheme)});
+define('WPBENCH_TEMPLATE', ${phpString(o.template ?? o.target)});
+define('WPBENCH_REF_TARGET', ${phpString(o.refTarget ?? '')});
+define('WPBENCH_REF_TEMPLATE', ${phpString(o.refTemplate ?? o.refTarget ?? '')});
+define('WPBENCH_KEY', ${phpString(o.key)});
+define('WPBENCH_MU', ${o.mustUse ? 'true' : 'false'});
+if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+`;
+}
+
+/**
+ * wp-config.php lines of a must-use plugin's run: "measured" requests load wp-content/mu-plugins (the plugin as in its
+ * repository, beside WP Bench's own); "ref" requests the --baseline-ref copy's folder; every other request (the clean
+ * site, the installer: the template database never sees the plugin) a folder holding only WP Bench's own.
+ */
+function muPluginDirPhp(ref: boolean): string {
+  return `// A must-use plugin cannot be switched off: each side reads its own mu-plugins folder (WP Bench's own plugins are in each).
+$wpbench_mu_side = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : '';
+if ($wpbench_mu_side !== 'measured') {
+  $wpbench_mu_dir = ${ref ? `$wpbench_mu_side === 'ref' ? ${phpString(MU_REF_DIR)} : ` : ''}${phpString(MU_BASELINE_DIR)};
+  define('WPMU_PLUGIN_DIR', __DIR__ . '/wp-content/' . $wpbench_mu_dir);
+  define('WPMU_PLUGIN_URL', WP_SITEURL . '/wp-content/' . $wpbench_mu_dir);
+}
+`;
+}
+
+/** Folder of WP Bench's own must-use plugins alone: a `--site` configuration without the site's must-use plugins. */
+export const MU_NONE_DIR = 'wpbench-mu-none';
+
+/**
+ * wp-config.php lines of `measure --site`: the configuration a request asks for (X-WPBench-Config; the clean site by
+ * default) and the must-use folder it loads (the configurations file says which: the site's own, WP Bench's own
+ * alone, or one holding a single must-use plugin or all but one).
+ */
+function siteConfigPhp(file: string): string {
+  return `define('WPBENCH_SITE_CONFIGS', ${phpString(file)});
+$wpbench_config = isset($_SERVER['HTTP_X_WPBENCH_CONFIG']) ? (string) $_SERVER['HTTP_X_WPBENCH_CONFIG'] : 'clean';
+$wpbench_configs = json_decode((string) file_get_contents(WPBENCH_SITE_CONFIGS), true);
+$wpbench_mu = isset($wpbench_configs[$wpbench_config]['mu']) ? (string) $wpbench_configs[$wpbench_config]['mu'] : '${MU_NONE_DIR}';
+if (!preg_match('/^[a-z0-9-]+$/', $wpbench_mu)) $wpbench_mu = '${MU_NONE_DIR}';
+if ($wpbench_mu !== 'mu-plugins') {
+  define('WPMU_PLUGIN_DIR', __DIR__ . '/wp-content/' . $wpbench_mu);
+  define('WPMU_PLUGIN_URL', WP_SITEURL . '/wp-content/' . $wpbench_mu);
+}
+unset($wpbench_configs);
+`;
+}
+
+/** mu-plugin: a request marked "baseline" runs without the component (same database, same server). */
+export const SIDE_MU_PLUGIN = `<?php
+// WP Bench: baseline requests (X-WPBench-Side: baseline) run without the measured component.
+if (isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline') {
+  if (WPBENCH_KIND === 'plugin') {
+    add_filter('option_active_plugins', function ($plugins) {
+      return array_values(array_diff((array) $plugins, array(WPBENCH_TARGET)));
+    }, PHP_INT_MAX);
+  } else {
+    $wpbench_base = function () { return WPBENCH_BASE_THEME; };
+    add_filter('pre_option_stylesheet', $wpbench_base, PHP_INT_MAX);
+    add_filter('pre_option_template', $wpbench_base, PHP_INT_MAX);
+  }
+}
+`;
+
+/**
+ * mu-plugin of a comparison (`--baseline-ref`): which copy of the component a request loads, by its X-WPBench-Side header: "baseline" none,
+ * "measured" the working tree's copy, "ref" the copy of `--baseline-ref` (same database, same server). While
+ * activating, a theme request runs on the baseline theme (the activation endpoint switches it).
+ */
+export const SIDE_MU_PLUGIN_COMPARE = `<?php
+// WP Bench: each request loads one copy of the measured component, or none (X-WPBench-Side).
+$wpbench_side = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : 'measured';
+if (WPBENCH_KIND === 'plugin') {
+  $wpbench_off = $wpbench_side === 'baseline' ? array(WPBENCH_TARGET, WPBENCH_REF_TARGET) : ($wpbench_side === 'ref' ? array(WPBENCH_TARGET) : array(WPBENCH_REF_TARGET));
+  $wpbench_off = array_values(array_filter($wpbench_off, 'strlen'));
+  if ($wpbench_off) {
+    add_filter('option_active_plugins', function ($plugins) use ($wpbench_off) {
+      return array_values(array_diff((array) $plugins, $wpbench_off));
+    }, PHP_INT_MAX);
+  }
+} else {
+  $wpbench_theme = null;
+  if ($wpbench_side === 'baseline' || defined('WPBENCH_ACTIVATING')) $wpbench_theme = array(WPBENCH_BASE_THEME, WPBENCH_BASE_THEME);
+  else $wpbench_theme = $wpbench_side === 'ref' ? array(WPBENCH_REF_TARGET, WPBENCH_REF_TEMPLATE) : array(WPBENCH_TARGET, WPBENCH_TEMPLATE);
+  if ($wpbench_theme) {
+    add_filter('pre_option_stylesheet', function () use ($wpbench_theme) { return $wpbench_theme[0]; }, PHP_INT_MAX);
+    add_filter('pre_option_template', function () use ($wpbench_theme) { return $wpbench_theme[1]; }, PHP_INT_MAX);
+  }
+}
+`;
+
+/**
+ * mu-plugin: WordPress's HTTP API reaches the site itself (host 127.0.0.1 or localhost AND the site's own port) and
+ * nothing else — not another port on this machine, not another host. Runs last on pre_http_request, so a request
+ * another filter answered (a mock) is left alone, and one that would go out is refused with a WP_Error. Registered
+ * again on plugins_loaded and init in case a plugin removed it. Raw sockets are not WordPress's HTTP API: see the
+ * sandbox (src/core/measure/sandbox.ts) for what else holds them.
+ */
+export const HTTP_GUARD_MU_PLUGIN = `<?php
+// WP Bench: outbound HTTP from the throwaway site goes to the site itself only.
+function wpbench_http_guard($preempt, $args, $url) {
+  if ($preempt !== false) return $preempt;
+  $p = @parse_url((string) $url);
+  $host = is_array($p) && isset($p['host']) ? strtolower(trim($p['host'], '[]')) : '';
+  $scheme = is_array($p) && isset($p['scheme']) ? strtolower($p['scheme']) : 'http';
+  $port = is_array($p) && isset($p['port']) ? (int) $p['port'] : ($scheme === 'https' ? 443 : 80);
+  $own = isset($_SERVER['SERVER_PORT']) ? (int) $_SERVER['SERVER_PORT'] : -1;
+  if (($host === '127.0.0.1' || $host === 'localhost') && $port === $own && $scheme === 'http') return false;
+  return new WP_Error('http_request_not_executed', 'WP Bench: outbound HTTP is blocked in the throwaway site (only the site itself is reachable): ' . substr((string) $url, 0, 200));
+}
+function wpbench_http_guard_add() {
+  remove_filter('pre_http_request', 'wpbench_http_guard', PHP_INT_MAX);
+  add_filter('pre_http_request', 'wpbench_http_guard', PHP_INT_MAX, 3);
+}
+wpbench_http_guard_add();
+add_action('plugins_loaded', 'wpbench_http_guard_add', PHP_INT_MAX);
+add_action('init', 'wpbench_http_guard_add', PHP_INT_MAX);
+`;
+
+/** The activation context's endpoint: boots WordPress with everything active and renders nothing. */
+export const BOOT_ENDPOINT = `<?php
+define('WP_USE_THEMES', false);
+require __DIR__ . '/wp-load.php';
+`;
+
+/** Activates the component once, measuring its activation apart (time, memory, queries, output, error). */
+export const ACTIVATE_ENDPOINT = `<?php
+define('WPBENCH_ACTIVATING', true);
+require __DIR__ . '/wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/plugin.php';
+require_once ABSPATH . 'wp-admin/includes/theme.php';
+header('Content-Type: application/json');
+if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
+wp_set_current_user(1);
+// The copy to activate ("ref": the --baseline-ref copy); the side filters are dropped so the option is written whole.
+$wpbench_ref = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'ref' && WPBENCH_REF_TARGET !== '';
+$wpbench_target = $wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET;
+if (WPBENCH_REF_TARGET !== '') {
+  remove_all_filters('option_active_plugins');
+  remove_all_filters('pre_option_stylesheet');
+  remove_all_filters('pre_option_template');
+}
+// A must-use plugin has no activation (WordPress loads it on every request): never activate_plugin().
+if (WPBENCH_KIND === 'plugin' && WPBENCH_MU) {
+  echo json_encode(array('time_ms' => 0, 'memory_kb' => 0, 'queries' => 0, 'output_bytes' => 0, 'error' => null, 'note' => 'must-use plugins have no activation'));
+  exit;
+}
+global $wpdb;
+// The hook's own peak: the request's earlier peak (WordPress loading) is forgotten first, else every small component
+// read the same constant (162 KB here: that earlier peak less the memory in use now). PHP 8.2+; older PHP has only
+// the request's peak, so there the figure is what is still held after the hook.
+gc_collect_cycles();
+$wpbench_peak = function_exists('memory_reset_peak_usage');
+if ($wpbench_peak) memory_reset_peak_usage();
+$m0 = memory_get_usage();
+$q0 = $wpdb->num_queries;
+$t0 = microtime(true);
+ob_start();
+$error = null;
+if (WPBENCH_KIND === 'plugin') {
+  $r = activate_plugin($wpbench_target, '', false, false);
+  if (is_wp_error($r)) $error = $r->get_error_message();
+} else {
+  $theme = wp_get_theme($wpbench_target);
+  // As the Themes screen does before switching (WordPress 5.5+): a theme that needs a newer WordPress or PHP is
+  // refused with WordPress's own words, as activate_plugin() refuses such a plugin.
+  $needs = function_exists('validate_theme_requirements') ? validate_theme_requirements($wpbench_target) : true;
+  if (!$theme->exists() || $theme->errors()) {
+    $error = $theme->errors() ? $theme->errors()->get_error_message() : 'theme not found';
+  } elseif (is_wp_error($needs)) {
+    $error = $needs->get_error_message();
+  } else {
+    switch_theme($wpbench_target);
+  }
+}
+$out = ob_get_clean();
+echo json_encode(array(
+  'time_ms' => (microtime(true) - $t0) * 1000,
+  'memory_kb' => max(0, ($wpbench_peak ? memory_get_peak_usage() : memory_get_usage()) - $m0) / 1024,
+  'memory' => $wpbench_peak ? 'peak' : 'held',
+  'queries' => $wpdb->num_queries - $q0,
+  'output_bytes' => strlen($out),
+  'error' => $error,
+));
+`;
+
+/** Endpoint requested once: installs WordPress, answers versions and an administrator's auth cookies as JSON. */
+export function installEndpoint(key: string): string {
+  return `<?php
+if (!isset($_GET['key']) || !hash_equals(${phpString(key)}, (string) $_GET['key'])) { http_response_code(403); exit; }
+define('WP_INSTALLING', true);
+// No e-mail is sent for the new site.
+function wp_new_blog_notification() {}
+require __DIR__ . '/wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+// A database copied from an earlier run's fresh install (same core, integration and theme) is already installed.
+$fresh = !is_blog_installed();
+if ($fresh) {
+  // wp_install() tests pretty permalinks with two requests to the site itself, which the one-request-at-a-time
+  // server cannot answer while it runs this one: each waited out its 5 s timeout. Permalinks stay plain, as before.
+  add_filter('pre_http_request', function () { return new WP_Error('wpbench_install', 'no HTTP request during the install'); }, 1);
+  ob_start();
+  wp_install('WP Bench', 'admin', 'admin@example.invalid', false, '', wp_generate_password(24, false));
+  ob_end_clean();
+}
+$exp = time() + 2 * DAY_IN_SECONDS;
+header('Content-Type: application/json');
+echo json_encode(array(
+  'wp_version' => $GLOBALS['wp_version'],
+  'installed_now' => $fresh,
+  'php_version' => PHP_VERSION,
+  // What WordPress says of its database: "10.11.19-MariaDB-0+deb12u1", "8.0.36", or the SQLite integration's answer.
+  'db_server_info' => method_exists($GLOBALS['wpdb'], 'db_server_info') ? (string) $GLOBALS['wpdb']->db_server_info() : '',
+  // Whether opcache is on for these requests (the record's local.opcache).
+  'opcache' => function_exists('opcache_get_status') && is_array($s = @opcache_get_status(false)) && !empty($s['opcache_enabled']),
+  'cookies' => array(
+    AUTH_COOKIE => wp_generate_auth_cookie(1, $exp, 'auth'),
+    LOGGED_IN_COOKIE => wp_generate_auth_cookie(1, $exp, 'logged_in'),
+  ),
+));
+`;
+}
+
+/** A minimal classic theme for the baseline when the core copy bundles none (Debian's package has none). */
+export const BASELINE_THEME_STYLE = `/*
+Theme Name: WP Bench Baseline
+Description: Minimal classic theme used as the baseline when the WordPress core copy bundles no default theme.
+Version: 1.0
+*/
+`;
+
+export const BASELINE_THEME_INDEX = `<!DOCTYPE html>
+<html <?php language_attributes(); ?>><head><meta charset="<?php bloginfo('charset'); ?>"><?php wp_head(); ?></head>
+<body <?php body_class(); ?>><?php wp_body_open(); ?>
+<?php if (have_posts()) : while (have_posts()) : the_post(); ?><article><h2><?php the_title(); ?></h2><?php the_content(); ?></article><?php endwhile; endif; ?>
+<?php wp_footer(); ?></body></html>
+`;

@@ -1,0 +1,219 @@
+// run/: one component's run, `wp-bench measure PATH` (and `--baseline-ref`): the run itself (this file) over
+// openSite.ts (the site up and taken down: folder, database, server, install, clean-up), the activation
+// (activation.ts), the rounds (rounds.ts), `--profile` (profiling.ts) and the disk cap (diskCap.ts). May import every
+// folder of measure/ below it; only siteRun/ above it imports it.
+//
+// The measurement run: detect the component, pick a runtime, build the throwaway site, install, activate (measured
+// apart), warm up, then N rounds alternating baseline and measured in each context. Everything it starts is
+// stopped and everything it writes is removed in `finally`, whether the run succeeds, fails, times out or is
+// aborted (Ctrl-C).
+import * as path from 'node:path';
+import { ComponentNotFoundError, detectComponent, loadingLine, type DetectOptions, type MeasuredComponent } from '../component/component';
+import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason } from '../record/method';
+import { PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK } from '../runtime/playgroundRuntime';
+import { buildSite } from '../site/site';
+import { MeasureCache, componentHash } from '../record/cache';
+import { TreeLimitError, skippedLine } from '../component/tree';
+import type { PairedTtfb } from '../compare/regression';
+import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, abortError, type MeasureOptions } from '../options/runOptions';
+import { findEnvironment } from '../runtime/runtimeChoice';
+import { activate } from './activation';
+import { newRoundsState, pairedOf, runRounds } from './rounds';
+import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
+import { withOpenSite } from './openSite';
+import type { DatabaseInfo } from '../database/database';
+
+// The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
+// (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
+export { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from '../options/runOptions';
+
+async function detect(p: string, what = '', signal?: AbortSignal, opts?: DetectOptions): Promise<MeasuredComponent> {
+  try {
+    return await detectComponent(p, signal, opts);
+  } catch (err) {
+    if (err instanceof ComponentNotFoundError) throw new MeasureError(`${what}${err.message}`, 2);
+    throw err;
+  }
+}
+
+/**
+ * Runs `body` under the run's deadline, started before anything reads the component (detection, hashing, copying:
+ * a hostile tree must not outlast --timeout-s or Ctrl-C): the time limit or the caller's abort, whichever comes
+ * first. `body` gets the options with that deadline as their signal (run() then links its own to it). An abort, or
+ * a walk past its caps (TreeLimitError), ends as a MeasureError.
+ */
+export async function underDeadline<T>(o: MeasureOptions, body: (o: MeasureOptions, signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const timeoutS = o.timeoutS ?? DEFAULT_TIMEOUT_S;
+  const timer = setTimeout(() => ac.abort(new MeasureError(`the time limit of ${timeoutS} s was reached (--timeout-s)`, 6)), timeoutS * 1000);
+  const onOuterAbort = () => ac.abort(o.signal?.reason instanceof MeasureError ? o.signal.reason : new MeasureError('interrupted', 6));
+  if (o.signal?.aborted) onOuterAbort();
+  o.signal?.addEventListener('abort', onOuterAbort);
+  try {
+    return await body({ ...o, signal: ac.signal }, ac.signal);
+  } catch (err) {
+    if (ac.signal.aborted) throw abortError(ac.signal);
+    if (err instanceof TreeLimitError) throw new MeasureError(err.message, 2);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** Measures one component; throws MeasureError (with its exit code) when it cannot. */
+export async function measure(o: MeasureOptions): Promise<LocalRecord> {
+  return underDeadline(o, async (od, signal) => {
+    const component = await detect(path.resolve(o.cwd, o.path), '', signal);
+    return (await run(od, component)).current;
+  });
+}
+
+export interface ComparedRecords {
+  /** the working tree's copy */
+  current: LocalRecord;
+  /** the other copy (`--baseline-ref`), measured in the same run against the same clean site */
+  baseline: LocalRecord;
+  /** per context, the paired TTFB differences (working tree − REF, ms), one per measured round */
+  paired: PairedTtfb;
+  /** the same for the server's CPU time of each request (native runtime) */
+  pairedCpu: PairedTtfb;
+}
+
+/**
+ * Measures two copies of one component INTERLEAVED on one throwaway site: each round requests the clean site, the
+ * working tree's copy and the other copy (`refPath`, e.g. a git ref checked out into a temporary folder), in a
+ * rotating order. Both records have the shape `measure` returns, against the same baseline samples; the
+ * result cache is not used (a comparison is always measured).
+ */
+export async function measureCompare(o: MeasureOptions, refPath: string, refLabel = 'the baseline'): Promise<ComparedRecords> {
+  return underDeadline(o, async (od, signal) => {
+    const component = await detect(path.resolve(o.cwd, o.path), '', signal);
+    const ref = await detect(path.resolve(o.cwd, refPath), `${refLabel}: `, signal, { like: component });
+    if (ref.kind !== component.kind) throw new MeasureError(`${refLabel} holds a ${ref.kind}, the working tree a ${component.kind}: nothing to compare`, 2);
+    if (ref.kind === 'plugin' && ref.singleFile !== component.singleFile) throw new MeasureError(`${refLabel} is ${ref.singleFile ? 'a single-file plugin' : 'a plugin folder'}, the working tree not: nothing to compare`, 2);
+    const out = await run({ ...od, noCache: true }, component, { ...ref, slug: component.slug });
+    return { current: out.current, baseline: out.ref!, paired: out.paired ?? {}, pairedCpu: out.pairedCpu ?? {} };
+  });
+}
+
+async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb; pairedCpu?: PairedTtfb }> {
+  const started = Date.now();
+  const progress = o.progress ?? (() => undefined);
+  for (const w of component.warnings ?? []) progress(`warning: ${w}`);
+  const loading = loadingLine(component);
+  if (loading) progress(loading);
+  const rounds = o.rounds ?? DEFAULT_ROUNDS;
+  const warmup = o.warmup ?? DEFAULT_WARMUP;
+  const env = await findEnvironment(o);
+  // --profile where it cannot run is refused before anything is built (exit 8, with what to install).
+  const profilerVersion = o.profile ? await checkProfiler(env.runtime, env.php?.bin, o.env) : undefined;
+  // o.signal is the deadline measure()/measureCompare() started before detection: it bounds the hashing too.
+  if (o.signal?.aborted) throw abortError(o.signal);
+
+  const cache = o.cacheDir ? new MeasureCache(o.cacheDir) : undefined;
+  const hash = await componentHash(component, { signal: o.signal });
+  // A child theme runs on its parent: the parent's files are part of what is measured.
+  const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
+  // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
+  const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey } : {}) });
+  if (cache && !o.noCache && !refComponent && !o.profile) {
+    const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
+    if (hit) {
+      progress('answered from the cache (same files, WordPress, PHP and runtime)');
+      return { current: { ...hit, local: { ...hit.local, cached: true } } };
+    }
+  }
+
+  // One deadline and one abort for the whole run (the caller's Ctrl-C or the time limit): underDeadline's signal,
+  // which withOpenSite's check() reads.
+  let profiler: Profiler | undefined;
+  return withOpenSite(
+    o,
+    env,
+    cache,
+    async (root, dbConn) => {
+      const site = await buildSite(root, {
+        core: env.core,
+        component,
+        ref: refComponent,
+        sqlite: env.sqlite,
+        db: dbConn,
+        phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
+        signal: o.signal,
+        onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
+      });
+      if (profilerVersion) profiler = await installProfiler(site, component, profilerVersion, refComponent);
+      return site;
+    },
+    async ({ site, running, srv, installed, cookie, db, check }) => {
+
+    // The one-time activation, measured apart (each copy in its own request: two copies may declare the same
+    // functions, so one request never loads both).
+    // A must-use plugin has no activation (WordPress loads it on every request): activation_hook null.
+    const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component);
+    const refHook = refComponent && !refComponent.mustUse ? await activate(running, env.wpVersion, progress, 'ref', refComponent) : null;
+
+    const rs = newRoundsState();
+    const { samples, failed } = rs;
+    const plan = { live: running, cookie, component, ref: refComponent, warmup, check, progress };
+    await runRounds(plan, rs, 0, warmup + rounds);
+
+    const info = {
+      runtime: env.runtime,
+      ...(env.runtime === 'playground' ? { runtime_note: PLAYGROUND_NOTE } : {}),
+      wordpress_version: installed.wp_version,
+      php_version: installed.php_version,
+      rounds,
+      warmup_rounds: warmup,
+      baseline_theme: site.baseTheme,
+      ...(component.parent ? { parent_theme: { slug: component.parent.slug, name: component.parent.name, version: component.parent.version } } : {}),
+      database: db?.info ?? ({ engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' } as DatabaseInfo),
+      opcache: installed.opcache === true,
+      sandbox: env.sandbox.name,
+      network: srv.network === 'none' ? ('isolated' as const) : ('host' as const),
+      ...(env.sandbox.name === 'none' ? { sandbox_note: `${env.sandbox.why ?? 'no sandbox'}: the component's PHP could do whatever your user can` } : {}),
+      duration_s: Math.round((Date.now() - started) / 100) / 10,
+    };
+    const at = new Date();
+    const recordOf = (c: MeasuredComponent, side: 'measured' | 'ref', hook: LocalRecord['local']['activation_hook']) =>
+      buildRecord(
+        c,
+        Object.fromEntries(CONTEXTS.map((ctx) => [ctx, failed[side][ctx] ?? { baseline: samples[ctx].baseline, measured: samples[ctx][side] }])) as Record<MeasureContext, ContextSamples | NullReason>,
+        { ...info, activation_hook: hook, ...(c.mustUse ? { must_use: true as const } : {}), ...(c.warnings?.length ? { warnings: c.warnings } : {}) },
+        at,
+      );
+    let record = recordOf(component, 'measured', activationHook);
+    let refRecord = refComponent ? recordOf(refComponent, 'ref', refHook) : undefined;
+    // Paired differences (working tree − REF), request by request in the same round: TTFB, and the server's CPU time
+    // where every request has it.
+    const pairedTtfb = () => pairedOf(rs, (x) => x.ttfbMs);
+    const pairedCpu = () => pairedOf(rs, (x) => x.cpuMs);
+    // A comparison the noise cannot decide at the threshold gets one confirmation pass of as many rounds again.
+    if (refComponent && refRecord && o.confirm?.(record, refRecord, pairedTtfb(), pairedCpu())) {
+      progress(`TTFB too close to the threshold to decide: a confirmation pass of ${rounds} more rounds`);
+      // The confirmation pass: the rounds after the measured ones, counted on from them.
+      await runRounds(plan, rs, warmup + rounds, warmup + 2 * rounds);
+      info.rounds = 2 * rounds;
+      info.duration_s = Math.round((Date.now() - started) / 100) / 10;
+      record = recordOf(component, 'measured', activationHook);
+      refRecord = recordOf(refComponent, 'ref', refHook);
+    }
+    // Profiled requests come after every timed one: the figures stay those of unprofiled requests.
+    if (profiler) {
+      const n = o.profileRounds ?? PROFILE_ROUNDS;
+      const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
+      const { profile, raw } = await profileRounds(profiler, running, cookie, measured, n, check, progress);
+      record = { ...record, profile };
+      o.onProfiles?.(raw);
+      if (refComponent && refRecord) {
+        const atRef = new Set(CONTEXTS.filter((ctx) => !failed.ref[ctx]));
+        refRecord = { ...refRecord, profile: (await profileRounds(profiler, running, cookie, atRef, n, check, progress, 'ref')).profile };
+      }
+    }
+    if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
+    return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };
+    },
+  );
+}

@@ -1,0 +1,165 @@
+// Pure: the configurations of `measure SITE --site` and the arithmetic over their medians. One throwaway site holds
+// the whole stack; each request picks a configuration (X-WPBench-Config): the clean site, the stack, each component
+// alone, and the stack without each component. What a component adds in the site is the stack against the stack
+// without it; what it costs alone is it against the clean site; the sum of the parts is the sum of the alones.
+import { CONTEXTS, median, type MeasureContext, type Sample } from '../record/method';
+import { MU_NONE_DIR } from '../php/phpFiles';
+
+/** A member of the stack: a plugin (by its basename) or the site's theme (stylesheet and template). */
+export interface StackPlugin {
+  slug: string;
+  /** "folder/file.php" or "file.php", as active_plugins names it */
+  target: string;
+}
+
+export interface StackTheme {
+  slug: string;
+  stylesheet: string;
+  template: string;
+}
+
+/** A must-use plugin of the stack, with the must-use folders that hold it alone and all the others without it. */
+export interface StackMu {
+  slug: string;
+  /** folder under wp-content: WP Bench's own must-use plugins and this one */
+  only: string;
+  /** folder under wp-content: WP Bench's own and every other must-use plugin of the stack */
+  without: string;
+}
+
+/** The site's own must-use folder, and the one holding WP Bench's own must-use plugins alone. */
+export const MU_ALL = 'mu-plugins';
+export const MU_NONE = MU_NONE_DIR;
+
+/** What one request loads: these plugins active, this theme, and the must-use folder (under wp-content). */
+export interface SiteConfig {
+  id: string;
+  plugins: string[];
+  theme: [string, string];
+  mu: string;
+}
+
+/**
+ * Configuration ids: "clean", "stack", "alone:plugin:SLUG", "without:plugin:SLUG", "alone:mu:SLUG",
+ * "without:mu:SLUG", "alone:theme:SLUG", "without:theme:SLUG". A must-use plugin alone loads from a folder holding
+ * it only; the stack without it, from a folder holding every other one.
+ */
+export function siteConfigs(plugins: readonly StackPlugin[], theme: StackTheme | null, baseTheme: string, mus: readonly StackMu[] = []): SiteConfig[] {
+  const all = plugins.map((p) => p.target);
+  const site: [string, string] = theme ? [theme.stylesheet, theme.template] : [baseTheme, baseTheme];
+  const base: [string, string] = [baseTheme, baseTheme];
+  const out: SiteConfig[] = [
+    { id: 'clean', plugins: [], theme: base, mu: MU_NONE },
+    { id: 'stack', plugins: all, theme: site, mu: MU_ALL },
+  ];
+  for (const p of plugins) {
+    out.push({ id: `alone:plugin:${p.slug}`, plugins: [p.target], theme: base, mu: MU_NONE });
+    out.push({ id: `without:plugin:${p.slug}`, plugins: all.filter((t) => t !== p.target), theme: site, mu: MU_ALL });
+  }
+  for (const m of mus) {
+    out.push({ id: `alone:mu:${m.slug}`, plugins: [], theme: base, mu: m.only });
+    out.push({ id: `without:mu:${m.slug}`, plugins: all, theme: site, mu: m.without });
+  }
+  if (theme) {
+    out.push({ id: `alone:theme:${theme.slug}`, plugins: [], theme: site, mu: MU_NONE });
+    out.push({ id: `without:theme:${theme.slug}`, plugins: all, theme: base, mu: MU_ALL });
+  }
+  return out;
+}
+
+/** The order of the configurations in round `r` of a context: rotated, so drift hits each position alike. */
+export function configOrder<T>(configs: readonly T[], r: number): T[] {
+  if (!configs.length) return [];
+  const k = r % configs.length;
+  return [...configs.slice(k), ...configs.slice(0, k)];
+}
+
+/** How many configurations apart the clean site and the stack are asked again within a round. */
+export const BASELINE_EVERY = 12;
+
+/**
+ * A round's requests in a context: the rotated order, with the clean site and the stack asked again after every
+ * `every` other configurations. Every "alone" is against the clean site and every "in the site" against the stack:
+ * a baseline median that drift pushed aside would shift them all alike, and the sum of the parts N times over, so a
+ * large site samples its two baselines more often (a site of up to `every` configurations is unchanged).
+ */
+export function roundOrder<T extends { id: string }>(configs: readonly T[], r: number, every = BASELINE_EVERY): T[] {
+  const order = configOrder(configs, r);
+  const baselines = configs.filter((c) => c.id === 'clean' || c.id === 'stack');
+  const out: T[] = [];
+  let since = 0;
+  for (const c of order) {
+    out.push(c);
+    if (baselines.includes(c)) continue;
+    if (++since === every) {
+      since = 0;
+      out.push(...baselines);
+    }
+  }
+  return out;
+}
+
+export interface Figures {
+  ttfb_delta_ms: number;
+  memory_delta_kb: number;
+  queries_delta: number;
+}
+
+export type ContextFigures = Record<MeasureContext, Figures | null>;
+
+interface Medians {
+  ttfb: number;
+  memory: number;
+  queries: number;
+}
+
+function medians(xs: readonly Sample[] | undefined): Medians | null {
+  if (!xs?.length) return null;
+  return { ttfb: median(xs.map((x) => x.ttfbMs)), memory: median(xs.map((x) => x.memoryBytes)), queries: median(xs.map((x) => x.queries)) };
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+function diff(a: Medians | null, b: Medians | null): Figures | null {
+  if (!a || !b) return null;
+  // `+ 0` turns a rounded -0 into 0.
+  return { ttfb_delta_ms: r1(a.ttfb - b.ttfb) + 0, memory_delta_kb: Math.round((a.memory - b.memory) / 1024) + 0, queries_delta: Math.round(a.queries - b.queries) + 0 };
+}
+
+/** Samples per configuration id and context (the measured rounds only). */
+export type SiteSamples = Record<string, Partial<Record<MeasureContext, Sample[]>>>;
+
+export interface SiteArithmetic {
+  site: ContextFigures;
+  components: Record<string, { alone: ContextFigures; in_site: ContextFigures }>;
+  sum_of_alone: ContextFigures;
+  /** Per context, the members whose alone is not measured there: left out of the sum (said beside it). */
+  not_counted: Record<MeasureContext, string[]>;
+}
+
+/**
+ * The stack against the clean site; each member alone (against the clean site) and in the site (the stack against
+ * the stack without it); the sum of the alones measured (the others named in `not_counted`; null when none is). A
+ * context a configuration could not be measured in is null there.
+ */
+export function siteArithmetic(samples: SiteSamples, members: readonly string[]): SiteArithmetic {
+  const m = (id: string, c: MeasureContext) => medians(samples[id]?.[c]);
+  const per = <T>(f: (c: MeasureContext) => T): Record<MeasureContext, T> => Object.fromEntries(CONTEXTS.map((c) => [c, f(c)])) as Record<MeasureContext, T>;
+  const components: SiteArithmetic['components'] = {};
+  for (const id of members) {
+    components[id] = {
+      alone: per((c) => diff(m(`alone:${id}`, c), m('clean', c))),
+      in_site: per((c) => diff(m('stack', c), m(`without:${id}`, c))),
+    };
+  }
+  const not_counted = per((c) => members.filter((id) => components[id].alone[c] === null));
+  const sum_of_alone = per((c) => {
+    const parts = members.map((id) => components[id].alone[c]).filter((p): p is Figures => p !== null);
+    if (!parts.length) return null;
+    return parts.reduce<Figures>(
+      (a, p) => ({ ttfb_delta_ms: r1(a.ttfb_delta_ms + p.ttfb_delta_ms), memory_delta_kb: a.memory_delta_kb + p.memory_delta_kb, queries_delta: a.queries_delta + p.queries_delta }),
+      { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 },
+    );
+  });
+  return { site: per((c) => diff(m('stack', c), m('clean', c))), components, sum_of_alone, not_counted };
+}

@@ -1,0 +1,99 @@
+// measure --site: the configurations of a stack and the arithmetic over their medians.
+import * as assert from 'node:assert/strict';
+import type { Sample } from '../../../../src/core/measure/record/method';
+import { configOrder, roundOrder, siteArithmetic, siteConfigs, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
+
+const s = (ttfbMs: number, kb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: kb * 1024, queries });
+const all = (ttfb: number, kb: number, q: number) => ({ activation: [s(ttfb, kb, q)], homepage: [s(ttfb, kb, q)], admin: [s(ttfb, kb, q)] });
+
+describe('measure --site: configurations and arithmetic', () => {
+  it('the clean site, the stack, and each member alone and without it (a theme: with the baseline theme instead)', () => {
+    const c = siteConfigs([{ slug: 'a', target: 'a/a.php' }, { slug: 'b', target: 'b.php' }], { slug: 'child', stylesheet: 'child', template: 'parent' }, 'twentytwentythree', [{ slug: 'loader', only: 'wpbench-mu-only-0', without: 'wpbench-mu-without-0' }]);
+    assert.deepEqual(
+      c.map((x) => [x.id, x.plugins.join('+'), x.theme.join('/'), x.mu]),
+      [
+        ['clean', '', 'twentytwentythree/twentytwentythree', 'wpbench-mu-none'],
+        ['stack', 'a/a.php+b.php', 'child/parent', 'mu-plugins'],
+        ['alone:plugin:a', 'a/a.php', 'twentytwentythree/twentytwentythree', 'wpbench-mu-none'],
+        ['without:plugin:a', 'b.php', 'child/parent', 'mu-plugins'],
+        ['alone:plugin:b', 'b.php', 'twentytwentythree/twentytwentythree', 'wpbench-mu-none'],
+        ['without:plugin:b', 'a/a.php', 'child/parent', 'mu-plugins'],
+        // A must-use plugin: alone from a folder holding it only; the stack without it from one holding the others.
+        ['alone:mu:loader', '', 'twentytwentythree/twentytwentythree', 'wpbench-mu-only-0'],
+        ['without:mu:loader', 'a/a.php+b.php', 'child/parent', 'wpbench-mu-without-0'],
+        ['alone:theme:child', '', 'child/parent', 'wpbench-mu-none'],
+        ['without:theme:child', 'a/a.php+b.php', 'twentytwentythree/twentytwentythree', 'mu-plugins'],
+      ],
+    );
+    assert.equal(siteConfigs([], null, 'base').length, 2, 'no member: the clean site and the stack (the same)');
+  });
+
+  it('rotates the order round by round, every configuration once per round', () => {
+    const ids = ['a', 'b', 'c'];
+    assert.deepEqual([0, 1, 2, 3].map((r) => configOrder(ids, r).join('')), ['abc', 'bca', 'cab', 'abc']);
+    assert.deepEqual(configOrder([], 5), []);
+  });
+
+  it('a large site asks the clean site and the stack again after every 12 other configurations; a small one as is', () => {
+    const cfgs = ['clean', 'stack', ...Array.from({ length: 26 }, (_, i) => `c${i}`)].map((id) => ({ id }));
+    const order = roundOrder(cfgs, 0).map((c) => c.id);
+    assert.equal(order.length, 28 + 2 * 2, 'two more pairs for 26 others');
+    assert.deepEqual(order.slice(0, 16), ['clean', 'stack', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11', 'clean', 'stack']);
+    assert.equal(order.filter((id) => id === 'clean').length, 3);
+    assert.deepEqual(new Set(roundOrder(cfgs, 5).map((c) => c.id)), new Set(cfgs.map((c) => c.id)), 'every configuration every round');
+    const small = ['clean', 'stack', 'a', 'b'].map((id) => ({ id }));
+    assert.deepEqual(roundOrder(small, 1).map((c) => c.id), ['stack', 'a', 'b', 'clean']);
+  });
+
+  it('two plugins sharing a library: each adds nothing in the site, costs the library alone; the sum of the parts counts it twice', () => {
+    // clean 2,000 KB/20 q; the library 3,072 KB/3 q once; solo 1,024 KB/2 q.
+    const samples: SiteSamples = {
+      clean: all(20, 2000, 20),
+      stack: all(30, 2000 + 3072 + 1024, 25),
+      'alone:plugin:a': all(24, 2000 + 3072, 23),
+      'alone:plugin:b': all(24, 2000 + 3072, 23),
+      'alone:plugin:solo': all(22, 2000 + 1024, 22),
+      'without:plugin:a': all(30, 2000 + 3072 + 1024, 25),
+      'without:plugin:b': all(30, 2000 + 3072 + 1024, 25),
+      'without:plugin:solo': all(27, 2000 + 3072, 23),
+    };
+    const r = siteArithmetic(samples, ['plugin:a', 'plugin:b', 'plugin:solo']);
+    assert.deepEqual(r.site.homepage, { ttfb_delta_ms: 10, memory_delta_kb: 4096, queries_delta: 5 });
+    assert.deepEqual(r.components['plugin:a'].in_site.homepage, { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 });
+    assert.deepEqual(r.components['plugin:a'].alone.homepage, { ttfb_delta_ms: 4, memory_delta_kb: 3072, queries_delta: 3 });
+    assert.deepEqual(r.components['plugin:solo'].in_site.admin, { ttfb_delta_ms: 3, memory_delta_kb: 1024, queries_delta: 2 });
+    assert.deepEqual(r.sum_of_alone.homepage, { ttfb_delta_ms: 10, memory_delta_kb: 7168, queries_delta: 8 });
+    assert.ok(Object.is(r.components['plugin:b'].in_site.admin!.memory_delta_kb, 0), 'never -0');
+  });
+
+  it('the sum of the parts adds the alones measured and names those it could not count', () => {
+    const samples: SiteSamples = {
+      clean: all(10, 100, 1),
+      stack: all(20, 400, 4),
+      'alone:plugin:a': all(15, 300, 3),
+      'alone:mu:needs-a': { activation: [s(11, 110, 1)] },
+      'without:plugin:a': all(12, 200, 2),
+      'without:mu:needs-a': all(19, 390, 4),
+    };
+    const r = siteArithmetic(samples, ['plugin:a', 'mu:needs-a']);
+    assert.deepEqual(r.sum_of_alone.homepage, { ttfb_delta_ms: 5, memory_delta_kb: 200, queries_delta: 2 }, 'a alone only');
+    assert.deepEqual(r.not_counted.homepage, ['mu:needs-a']);
+    assert.deepEqual(r.sum_of_alone.activation, { ttfb_delta_ms: 6, memory_delta_kb: 210, queries_delta: 2 });
+    assert.deepEqual(r.not_counted.activation, []);
+  });
+
+  it('medians of the rounds; a context a configuration has no samples in is null, and so is the sum there', () => {
+    const samples: SiteSamples = {
+      clean: { homepage: [s(10, 100, 1), s(12, 100, 1), s(50, 100, 1)] },
+      stack: { homepage: [s(20, 300, 3), s(21, 300, 3), s(22, 300, 3)] },
+      'alone:plugin:a': { homepage: [s(15, 300, 3)] },
+      'without:plugin:a': { homepage: [s(12, 100, 1)] },
+    };
+    const r = siteArithmetic(samples, ['plugin:a']);
+    assert.deepEqual(r.site.homepage, { ttfb_delta_ms: 9, memory_delta_kb: 200, queries_delta: 2 });
+    assert.equal(r.site.admin, null);
+    assert.equal(r.components['plugin:a'].alone.activation, null);
+    assert.equal(r.sum_of_alone.admin, null);
+    assert.deepEqual(siteArithmetic(samples, []).sum_of_alone.homepage, null, 'no member: nothing to sum');
+  });
+});
