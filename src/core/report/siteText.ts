@@ -91,6 +91,10 @@ export function siteTable(r: SiteRecord): string {
     for (const x of left) out.push(`  ${kindLabel(x)} ${x.slug}: ${x.left_out}`);
     for (const d of r.drop_ins_left_out) out.push(`  drop-in ${d}: ${DROP_IN_REASON}`);
   }
+  if (r.state_dependent?.length) {
+    out.push('', 'State-dependent (queries or memory changed between rounds; figures that use these configurations are not reliable):');
+    for (const d of r.state_dependent) out.push(`  ${d.config}, ${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB`);
+  }
   out.push('', SITE_FOOTNOTE);
   return out.join('\n');
 }

@@ -91,6 +91,12 @@ export interface ConfigOptions {
   siteConfigs?: string;
   /** a must-use plugin: each side's requests read their own mu-plugins folder (MU_BASELINE_DIR, MU_REF_DIR) */
   mustUse?: boolean;
+  /**
+   * MariaDB/MySQL: each side (the clean site, the measured copy, the `--baseline-ref` copy) or each `--site`
+   * configuration has tables of its own (a table prefix chosen by the request's header; see STATE_PHP), so what one
+   * writes (options, transients, active_plugins, a plugin's record of the active plugins) the others never read
+   */
+  ownTables?: boolean;
 }
 
 /** Our own wp-config.php: MariaDB/MySQL or SQLite, no outbound HTTP, no cron, no update checks, PHP's own fatal errors. */
@@ -118,11 +124,14 @@ define('DB_DIR', ${phpString(o.dbDir)});
 define('DB_FILE', 'site.sqlite');
 `
   }${saltNames.map((n, i) => `define('${n}', ${phpString(o.salts[i] ?? n)});`).join('\n')}
+// PHP 8.1+ makes mysqli throw on every error; WordPress before 5.9 or so did not turn that off itself (5.6 failed to
+// install: "Table 'wordpress.wp_options' doesn't exist" thrown from its own check). Off, as newer WordPress does.
+if (function_exists('mysqli_report')) mysqli_report(MYSQLI_REPORT_OFF);
 $table_prefix = 'wp_';
 $wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[0-9]+)?$|^localhost(:[0-9]+)?$/', $_SERVER['HTTP_HOST']) ? $_SERVER['HTTP_HOST'] : '127.0.0.1';
 define('WP_HOME', 'http://' . $wpbench_host);
 define('WP_SITEURL', 'http://' . $wpbench_host);
-${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}${o.siteConfigs ? siteConfigPhp(o.siteConfigs) : ''}define('COOKIEHASH', 'wpbench');
+${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}${o.siteConfigs ? siteConfigPhp(o.siteConfigs, o.ownTables === true) : o.ownTables ? SIDE_TABLES_PHP : ''}define('COOKIEHASH', 'wpbench');
 define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
@@ -167,10 +176,13 @@ export const MU_NONE_DIR = 'wpbench-mu-none';
  * default) and the must-use folder it loads (the configurations file says which: the site's own, WP Bench's own
  * alone, or one holding a single must-use plugin or all but one).
  */
-function siteConfigPhp(file: string): string {
+function siteConfigPhp(file: string, ownTables: boolean): string {
   return `define('WPBENCH_SITE_CONFIGS', ${phpString(file)});
 $wpbench_config = isset($_SERVER['HTTP_X_WPBENCH_CONFIG']) ? (string) $_SERVER['HTTP_X_WPBENCH_CONFIG'] : 'clean';
 $wpbench_configs = json_decode((string) file_get_contents(WPBENCH_SITE_CONFIGS), true);
+${ownTables ? `// Each configuration's own tables, once WP Bench has made them (the activations run on the stack's, wp_).
+if (!defined('WPBENCH_ACTIVATING') && isset($wpbench_configs[$wpbench_config]['prefix']) && preg_match('/^${OWN_PREFIX_PATTERN}$/', (string) $wpbench_configs[$wpbench_config]['prefix'])) $table_prefix = (string) $wpbench_configs[$wpbench_config]['prefix'];
+` : ''}
 $wpbench_mu = isset($wpbench_configs[$wpbench_config]['mu']) ? (string) $wpbench_configs[$wpbench_config]['mu'] : '${MU_NONE_DIR}';
 if (!preg_match('/^[a-z0-9-]+$/', $wpbench_mu)) $wpbench_mu = '${MU_NONE_DIR}';
 if ($wpbench_mu !== 'mu-plugins') {
@@ -180,6 +192,54 @@ if ($wpbench_mu !== 'mu-plugins') {
 unset($wpbench_configs);
 `;
 }
+
+/** The prefixes of the tables WP Bench makes for a side or a configuration (never one of WordPress's own, wp_). */
+export const OWN_PREFIX_PATTERN = 'wpb[0-9a-z]{1,6}_';
+
+/** The clean side's and the `--baseline-ref` copy's tables (`measure PATH`); the measured copy's are wp_. */
+export const SIDE_PREFIX = { baseline: 'wpbc_', ref: 'wpbr_' } as const;
+
+/** wp-config.php lines of `measure PATH` with tables per side: the request's side chooses its tables. */
+const SIDE_TABLES_PHP = `// Each side has tables of its own: what the measured copy writes, the clean site never reads.
+$wpbench_side_t = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : '';
+if ($wpbench_side_t === 'baseline') $table_prefix = '${SIDE_PREFIX.baseline}';
+elseif ($wpbench_side_t === 'ref') $table_prefix = '${SIDE_PREFIX.ref}';
+unset($wpbench_side_t);
+`;
+
+/**
+ * Endpoint copying WordPress's tables (`from`: wp_) to a side's or a configuration's own (`to`), or only setting
+ * which plugins and theme those tables have active (`copy=0`). SHORTINIT: no plugin loads. The names WordPress
+ * derives from the prefix (the roles option, each user's capabilities) follow; the administrator's session, and so
+ * WP Bench's cookie, is copied with the rest.
+ */
+export const TABLES_ENDPOINT = `<?php
+define('SHORTINIT', true);
+require __DIR__ . '/wp-load.php';
+header('Content-Type: application/json');
+if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
+global $wpdb;
+$from = isset($_GET['from']) ? (string) $_GET['from'] : '';
+$to = isset($_GET['to']) ? (string) $_GET['to'] : '';
+if ($from !== 'wp_' || !preg_match('/^${OWN_PREFIX_PATTERN}$/', $to)) { http_response_code(400); echo json_encode(array('error' => 'bad prefix')); exit; }
+$n = 0;
+if (!isset($_GET['copy']) || $_GET['copy'] !== '0') {
+  foreach ((array) $wpdb->get_col($wpdb->prepare('SHOW TABLES LIKE %s', $wpdb->esc_like($from) . '%')) as $t) {
+    $new = $to . substr($t, strlen($from));
+    $wpdb->query("DROP TABLE IF EXISTS \`$new\`");
+    if ($wpdb->query("CREATE TABLE \`$new\` LIKE \`$t\`") === false || $wpdb->query("INSERT INTO \`$new\` SELECT * FROM \`$t\`") === false) { http_response_code(500); echo json_encode(array('error' => $wpdb->last_error)); exit; }
+    $n++;
+  }
+  $wpdb->query($wpdb->prepare("UPDATE \`{$to}options\` SET option_name = %s WHERE option_name = %s", $to . 'user_roles', $from . 'user_roles'));
+  $wpdb->query($wpdb->prepare("UPDATE \`{$to}usermeta\` SET meta_key = CONCAT(%s, SUBSTRING(meta_key, %d)) WHERE meta_key LIKE %s", $to, strlen($from) + 1, $wpdb->esc_like($from) . '%'));
+}
+$set = function ($name, $value) use ($wpdb, $to) {
+  $wpdb->query($wpdb->prepare("INSERT INTO \`{$to}options\` (option_name, option_value, autoload) VALUES (%s, %s, 'yes') ON DUPLICATE KEY UPDATE option_value = VALUES(option_value)", $name, $value));
+};
+if (isset($_GET['plugins'])) { $p = array_values(array_map('strval', (array) json_decode((string) $_GET['plugins'], true))); sort($p); $set('active_plugins', serialize($p)); }
+if (isset($_GET['theme'])) { $th = (array) json_decode((string) $_GET['theme'], true); if (isset($th[0], $th[1])) { $set('stylesheet', (string) $th[0]); $set('template', (string) $th[1]); } }
+echo json_encode(array('tables' => $n, 'error' => null));
+`;
 
 /** mu-plugin: a request marked "baseline" runs without the component (same database, same server). */
 export const SIDE_MU_PLUGIN = `<?php

@@ -22,6 +22,8 @@ import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
 import { withOpenSite } from './openSite';
 import type { DatabaseInfo } from '../database/database';
+import { ownTables } from '../site/siteClient';
+import { SIDE_PREFIX } from '../php/phpFiles';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -117,7 +119,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
   // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
   const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
-  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey } : {}) });
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'per side' } : {}) });
   if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
@@ -152,6 +154,12 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // The one-time activation, measured apart (each copy in its own request: two copies may declare the same
     // functions, so one request never loads both).
     // A must-use plugin has no activation (WordPress loads it on every request): activation_hook null.
+    // The clean side (and the --baseline-ref copy) get tables of their own before anything is activated: what the
+    // measured copy writes (its options, autoloaded or not, its transients) is its cost alone, never the clean site's.
+    if (site.ownTables) {
+      await ownTables(running, SIDE_PREFIX.baseline);
+      if (refComponent) await ownTables(running, SIDE_PREFIX.ref);
+    }
     const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component);
     const refHook = refComponent && !refComponent.mustUse ? await activate(running, env.wpVersion, progress, 'ref', refComponent) : null;
 

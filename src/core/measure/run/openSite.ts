@@ -190,7 +190,7 @@ export async function withOpenSite<T>(
     try {
       installed = JSON.parse(inst.body);
     } catch {
-      throw new MeasureError(`WordPress did not install (status ${inst.status}): ${await phpErrorText(site, inst.body, srv)}`, 7);
+      throw new MeasureError(`WordPress ${env.wpVersion} did not install on PHP ${env.phpVersion ?? '?'} (status ${inst.status}): ${await phpErrorText(site, inst.body, srv)}. A core older than this PHP may not run on it: --wordpress DIR names another core (and --php BIN another PHP)`, 7);
     }
     if (template && installed.installed_now && !existsSync(`${dbFile}-wal`)) await cache!.saveTemplate(dbFile, template).catch(() => undefined);
     const cookie = Object.entries(installed.cookies)

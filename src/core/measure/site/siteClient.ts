@@ -4,7 +4,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { siteRequest } from './http';
 import type { RuntimeServer } from '../machine/runtime';
-import type { Site } from './site';
+import { TABLES_PATH, type Site } from './site';
 import { abortError, MeasureError } from '../options/runOptions';
 import { measuredText } from '../component/measuredText';
 
@@ -86,4 +86,23 @@ export async function phpErrorText(site: Site, body: string, server: RuntimeServ
   const lastLog = fatal ? fatal.slice(0, 600) : lines.slice(-3).join(' | ');
   const text = htmlText(body).slice(0, 400);
   return measuredText(lastLog || text || server.log().trim().slice(-400) || '(no error text)');
+}
+
+/**
+ * Gives a side or a configuration tables of its own: WordPress's (wp_) copied under `to` (unless `copy` is false), then
+ * its active plugins and theme set there when given. Throws MeasureError (7) when the database refuses.
+ */
+export async function ownTables(live: LiveSite, to: string, o: { copy?: boolean; plugins?: string[]; theme?: [string, string] } = {}): Promise<number> {
+  const q = new URLSearchParams({ key: live.site.key, from: 'wp_', to, copy: o.copy === false ? '0' : '1', ...(o.plugins ? { plugins: JSON.stringify(o.plugins) } : {}), ...(o.theme ? { theme: JSON.stringify(o.theme) } : {}) });
+  const res = await live.get(`${TABLES_PATH}?${q.toString()}`).catch((e) => {
+    throw live.serverDied(e);
+  });
+  let body: { tables?: number; error?: string | null } = {};
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    /* said below */
+  }
+  if (res.status !== 200 || body.error) throw new MeasureError(`the database could not give ${to} tables of its own (status ${res.status}): ${measuredText(body.error ?? (await phpErrorText(live.site, res.body, live.srv)))}`, 7);
+  return body.tables ?? 0;
 }

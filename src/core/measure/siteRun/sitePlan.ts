@@ -129,6 +129,33 @@ function diff(a: Medians | null, b: Medians | null): Figures | null {
 /** Samples per configuration id and context (the measured rounds only). */
 export type SiteSamples = Record<string, Partial<Record<MeasureContext, Sample[]>>>;
 
+/** A configuration whose exact figures (queries, memory) changed between its rounds: its state moved during the run. */
+export interface StateDependent {
+  config: string;
+  context: MeasureContext;
+  queries: [number, number];
+  memory_kb: [number, number];
+}
+
+/**
+ * The configurations whose queries differ between rounds, or whose memory does by more than `toleranceKb` (queries and
+ * memory repeat exactly when a configuration starts from the same state each time): named, never averaged away.
+ */
+export function stateDependent(samples: SiteSamples, toleranceKb = 64): StateDependent[] {
+  const out: StateDependent[] = [];
+  for (const [config, byCtx] of Object.entries(samples)) {
+    for (const [ctx, list] of Object.entries(byCtx) as Array<[MeasureContext, Sample[] | undefined]>) {
+      if (!list || list.length < 2) continue;
+      const q = list.map((x) => x.queries);
+      const m = list.map((x) => x.memoryBytes / 1024);
+      const qr: [number, number] = [Math.min(...q), Math.max(...q)];
+      const mr: [number, number] = [Math.round(Math.min(...m)), Math.round(Math.max(...m))];
+      if (qr[0] !== qr[1] || mr[1] - mr[0] > toleranceKb) out.push({ config, context: ctx, queries: qr, memory_kb: mr });
+    }
+  }
+  return out;
+}
+
 export interface SiteArithmetic {
   site: ContextFigures;
   components: Record<string, { alone: ContextFigures; in_site: ContextFigures }>;

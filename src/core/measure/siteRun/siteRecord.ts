@@ -2,7 +2,7 @@
 // WordPress, each component alone and in the site, the sum of the parts. Types and the shape check only, so that
 // reports and the editor's store read a record without importing the run (siteRun.ts).
 import { CONTEXTS, type DatabaseInfo } from '../record/method';
-import type { ContextFigures, Figures } from './sitePlan';
+import type { ContextFigures, Figures, StateDependent } from './sitePlan';
 
 export type { ContextFigures, Figures };
 
@@ -35,6 +35,8 @@ export interface SiteRecord {
   /** `not_counted`: per context, the slugs whose alone is not measured there (not in the sum) */
   sum_of_alone: { contexts: ContextFigures; not_counted?: Partial<Record<keyof ContextFigures, string[]>> };
   drop_ins_left_out: string[];
+  /** configurations whose queries or memory changed between rounds (their state moved during the run): named, never averaged away */
+  state_dependent?: StateDependent[];
   local: { database: DatabaseInfo | null; theme: string | null; wordpress: string; php: string; runtime: string; rounds: number; configurations: number; duration_s: number };
 }
 

@@ -14,13 +14,13 @@ import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type Me
 import type { SiteComponentResult, SiteRecord } from './siteRecord';
 import { CONTEXTS, type MeasureContext, type NullReason } from '../record/method';
 import { withOpenSite } from '../run/openSite';
-import { measuredText, phpErrorText } from '../site/siteClient';
+import { measuredText, ownTables, phpErrorText, type LiveSite } from '../site/siteClient';
 import { siteConfigsJson } from '../php/sitePhp';
 import { requestContext, type Outcome } from '../run/rounds';
 import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from '../options/runOptions';
 import { findEnvironment } from '../runtime/runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from '../site/site';
-import { roundOrder, siteArithmetic, siteConfigs, type SiteConfig, type SiteSamples } from './sitePlan';
+import { roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteConfig, type SiteSamples } from './sitePlan';
 import { underDeadline } from '../run/engine';
 import { sourceHash } from '../record/cache';
 
@@ -121,7 +121,27 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
   let configs: SiteConfig[] = [];
   let targets = new Map<MeasuredComponent, { target: string; template?: string }>();
   let muFolders = new Map<MeasuredComponent, { only: string; without: string }>();
-  const writeConfigs = async (list: SiteConfig[]) => fs.writeFile(configsFile(), siteConfigsJson(list));
+  // MariaDB/MySQL: each configuration's own tables (a copy of the stack's after its activations; the clean site's, of
+  // WordPress freshly installed), so what one configuration's requests write the next never reads. `live` once the
+  // site answers; until then (the site being built) none has tables of its own yet.
+  const prefixes = new Map<string, string>();
+  let live: LiveSite | undefined;
+  const prefixOf = (id: string) => {
+    if (!prefixes.has(id)) prefixes.set(id, id === 'clean' ? 'wpb0_' : `wpb${prefixes.size + (prefixes.has('clean') ? 0 : 1)}_`);
+    return prefixes.get(id)!;
+  };
+  const owned = new Set<string>();
+  const writeConfigs = async (list: SiteConfig[]) => {
+    if (live?.site.ownTables) {
+      for (const c of list) {
+        const to = prefixOf(c.id);
+        // Copied once; the plugins and theme set each time (a member left out changes the stack's list).
+        await ownTables(live, to, { copy: !owned.has(c.id), plugins: c.plugins, theme: c.theme });
+        owned.add(c.id);
+      }
+    }
+    await fs.writeFile(configsFile(), siteConfigsJson(list.map((c) => (owned.has(c.id) ? { ...c, prefix: prefixes.get(c.id)! } : c))));
+  };
   const plan = (baseTheme: string, left: Set<MeasuredComponent>) =>
     siteConfigs(
       regular.filter((m) => !left.has(m.c)).map((m) => ({ slug: m.d.slug, target: targets.get(m.c)!.target })),
@@ -145,6 +165,10 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       return site;
     },
     async ({ site, running, srv, installed, cookie, db, check }) => {
+      live = running;
+      // The clean site's tables: WordPress as installed, before any member is activated.
+      if (site.ownTables) await writeConfigs(configs.filter((c) => c.id === 'clean')).then(() => writeConfigs(configs));
+
       const left = new Set<MeasuredComponent>();
       const leftWhy = new Map<MeasuredComponent, string>();
       // Each plugin activated once, in a request where no other plugin loads: one that fails is left out, said.
@@ -216,6 +240,9 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         await writeConfigs(configs);
       }
       const samples = await siteRounds(configs, ask, { rounds, warmup, check, progress });
+      // Each configuration was asked every round: its queries and memory must repeat. One whose did not is named.
+      const moved = stateDependent(samples);
+      for (const d of moved) progress(`warning: configuration ${d.config} is state-dependent (${d.context}: ${d.queries[0] === d.queries[1] ? `${d.queries[0]} queries` : `${d.queries[0]}–${d.queries[1]} queries`}, ${d.memory_kb[0]}–${d.memory_kb[1]} KB between rounds): its figures are marked`);
       const measured = [...regular, ...(theme ? [theme] : []), ...mus];
       // A must-use plugin loaded by another's loader file is measured with it (one unit), said in its note.
       const withLoader = (m: Member) => (m.c.mustUse && !muFolders.has(m.c) ? mus.find((o) => muFolders.has(o.c) && o.c.mainFile === m.c.mainFile) : undefined);
@@ -236,6 +263,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         components: results,
         sum_of_alone: { contexts: a.sum_of_alone, not_counted: Object.fromEntries(CONTEXTS.map((c) => [c, a.not_counted[c].map((id) => id.slice(id.indexOf(':') + 1))])) },
         drop_ins_left_out: dropIns,
+        ...(moved.length ? { state_dependent: moved } : {}),
         local: {
           database: db?.info ?? { engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' },
           theme: theme ? `${theme.d.slug}${theme.c.parent ? ` (child of ${theme.c.parent.slug})` : ''}` : null,
@@ -291,6 +319,15 @@ async function siteRounds(
   const samples: SiteSamples = {};
   const failed = new Map<string, string>();
   const total = warmup + rounds;
+  // The time left, from the requests so far (every configuration costs about alike over a round).
+  const t0 = Date.now();
+  let asked = 0;
+  const left = (perRound: number) => {
+    const all = total * CONTEXTS.length * perRound;
+    if (asked < 5 || asked >= all) return '';
+    const s = ((Date.now() - t0) / asked) * (all - asked) / 1000;
+    return `, about ${s >= 90 ? `${Math.round(s / 60)} min` : `${Math.max(1, Math.round(s))} s`} left`;
+  };
   for (let r = 0; r < total; r++) {
     const warm = r < warmup;
     for (const ctx of CONTEXTS) {
@@ -298,8 +335,9 @@ async function siteRounds(
       for (const [i, cfg] of order.entries()) {
         check();
         if (failed.has(`${cfg.id} ${ctx}`)) continue;
-        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}`);
+        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}${left(order.length)}`);
         const out = await ask(cfg, ctx);
+        asked++;
         if ('fail' in out) {
           if (cfg.id === 'clean') throw new MeasureError(`WordPress itself fails without the site's components (${ctx}: ${out.fail.reason})`, 7);
           if (!warm) failed.set(`${cfg.id} ${ctx}`, out.fail.reason);

@@ -45,6 +45,21 @@ describe('--db', () => {
     const lite = wpConfigPhp(base);
     assert.match(lite, /define\('DB_FILE', 'site\.sqlite'\);/);
   });
+
+  it('old cores install on today\'s PHP: mysqli\'s exceptions are off before WordPress loads (PHP 8.1+ throws by default)', () => {
+    const base = { dbDir: '/w/db/', probeFile: '/w/probe.php', kind: 'plugin' as const, target: 'a/a.php', baseTheme: 'twentytwentythree', key: 'k', mustUse: false, salts: [] };
+    const my = wpConfigPhp({ ...base, db: { host: 'localhost:/w/sock/mysqld.sock', name: 'wordpress', user: 'wpbench', password: 'x' } });
+    const off = my.indexOf('mysqli_report(MYSQLI_REPORT_OFF)');
+    assert.ok(off > 0 && off < my.indexOf("require_once ABSPATH . 'wp-settings.php'"), 'before wp-settings.php');
+  });
+
+  it('tables per side: with a database server each side\'s header chooses its own prefix; SQLite keeps one', () => {
+    const base = { dbDir: '/w/db/', probeFile: '/w/probe.php', kind: 'plugin' as const, target: 'a/a.php', baseTheme: 'twentytwentythree', key: 'k', mustUse: false, salts: [] };
+    const my = wpConfigPhp({ ...base, db: { host: 'localhost:/w/sock/mysqld.sock', name: 'wordpress', user: 'wpbench', password: 'x' }, ownTables: true });
+    assert.match(my, /if \(\$wpbench_side_t === 'baseline'\) \$table_prefix = 'wpbc_';/);
+    assert.match(my, /elseif \(\$wpbench_side_t === 'ref'\) \$table_prefix = 'wpbr_';/);
+    assert.ok(!wpConfigPhp(base).includes('wpbench_side_t'));
+  });
 });
 
 describe('the --db relay lets only the run’s user log in (loginGuard)', () => {

@@ -1,7 +1,7 @@
 // measure --site: the configurations of a stack and the arithmetic over their medians.
 import * as assert from 'node:assert/strict';
 import type { Sample } from '../../../../src/core/measure/record/method';
-import { configOrder, roundOrder, siteArithmetic, siteConfigs, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
+import { configOrder, roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
 
 const s = (ttfbMs: number, kb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: kb * 1024, queries });
 const all = (ttfb: number, kb: number, q: number) => ({ activation: [s(ttfb, kb, q)], homepage: [s(ttfb, kb, q)], admin: [s(ttfb, kb, q)] });
@@ -95,5 +95,23 @@ describe('measure --site: configurations and arithmetic', () => {
     assert.equal(r.components['plugin:a'].alone.activation, null);
     assert.equal(r.sum_of_alone.admin, null);
     assert.deepEqual(siteArithmetic(samples, []).sum_of_alone.homepage, null, 'no member: nothing to sum');
+  });
+});
+
+describe('stateDependent: a configuration whose exact figures move between rounds is named (issue 38)', () => {
+  const s = (queries: number, kb: number): Sample => ({ ttfbMs: 5 + queries / 10, memoryBytes: kb * 1024, queries });
+  it('names a configuration whose queries differ between rounds, or whose memory moves more than 64 KB; TTFB alone never counts', () => {
+    const samples: SiteSamples = {
+      clean: { homepage: [s(20, 2500), s(20, 2500), s(20, 2500)] },
+      stack: { homepage: [s(70, 6000), s(70, 6010), s(70, 6000)], admin: [s(90, 7000), s(90, 7000), s(90, 7200)] },
+      'without:plugin:akismet': { homepage: [s(69, 5900), s(113, 5900), s(69, 5900)] },
+    };
+    assert.deepEqual(stateDependent(samples), [
+      { config: 'stack', context: 'admin', queries: [90, 90], memory_kb: [7000, 7200] },
+      { config: 'without:plugin:akismet', context: 'homepage', queries: [69, 113], memory_kb: [5900, 5900] },
+    ]);
+  });
+  it('a single sample per context says nothing either way', () => {
+    assert.deepEqual(stateDependent({ stack: { homepage: [s(70, 6000)] } }), []);
   });
 });
