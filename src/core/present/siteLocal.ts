@@ -5,7 +5,8 @@ import { l10n } from '../l10n';
 import type { ComponentKind, ContextName } from '../model';
 import { shortDatabase } from '../measure/database/database';
 import { notCounted, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRun/siteRecord';
-import { signedKb, signedMs, signedQueries } from './format';
+import { inNoise } from '../measure/siteRun/sitePlan';
+import { formatMs, signedKb, signedMs, signedQueries } from './format';
 import { contextLabel, escapeMarkdown } from './outcome';
 
 /** "+12 ms · +1.2 MB · +3 queries", or "not measured". */
@@ -48,7 +49,8 @@ export function memberText(r: SiteResult, c: SiteComponentResult, ctx: ContextNa
   if (!c.in_site && !c.alone) return c.must_use ? l10n.t('in the stack, not measured apart') : l10n.t('not measured in the site');
   const inSite = c.in_site?.contexts[ctx];
   const alone = c.alone?.contexts[ctx];
-  return `${l10n.t('in this site {0}', inSite ? signedMs(inSite.ttfb_delta_ms) : l10n.t('not measured'))} · ${l10n.t('alone {0}', alone ? signedMs(alone.ttfb_delta_ms) : l10n.t('not measured'))}${staleMark(r)}`;
+  const msOf = (f: Figures) => (inNoise(f).ttfb ? l10n.t('{0} (within noise)', `±${formatMs(Math.abs(f.ttfb_delta_ms))}`) : signedMs(f.ttfb_delta_ms));
+  return `${l10n.t('in this site {0}', inSite ? msOf(inSite) : l10n.t('not measured'))} · ${l10n.t('alone {0}', alone ? msOf(alone) : l10n.t('not measured'))}${staleMark(r)}`;
 }
 
 /** The run's facts in words: "measured locally · PHP 8.2 · WordPress 6.1.9 · MariaDB 10.11 · theme x · 9 rounds of 18 configurations · 2026-11-27". */

@@ -2,6 +2,7 @@
 // difference between the stack as it runs and the sum of its parts, the measurement's facts, the members by what
 // they add in the site, and the terminal table. Plain text here: markdown and HTML (siteFormats.ts) escape it.
 import { notCounted, type ContextFigures, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRun/siteRecord';
+import { inNoise } from '../measure/siteRun/sitePlan';
 import { databaseLabel } from '../measure/database/database';
 import { CONTEXTS } from '../measure/record/method';
 import { textTable } from './plain';
@@ -12,8 +13,14 @@ const ms = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)} ms`;
 const kb = (x: number) => `${x > 0 ? '+' : ''}${x.toLocaleString('en-US')} KB`;
 const q = (x: number) => `${x > 0 ? '+' : ''}${x} q`;
 
-/** "+12.3 ms · +3,000 KB · +3 q", or "not measured". */
-export const figuresCell = (f: Figures | null | undefined): string => (f ? `${ms(f.ttfb_delta_ms)} · ${kb(f.memory_delta_kb)} · ${q(f.queries_delta)}` : NOT_MEASURED);
+const noise = (x: string) => `${x.replace(/^[+-]/, '±')} (within noise)`;
+
+/** "+12.3 ms · +3,000 KB · +3 q" (a part inside its spread: "±0.4 ms (within noise)"), or "not measured". */
+export const figuresCell = (f: Figures | null | undefined): string => {
+  if (!f) return NOT_MEASURED;
+  const n = inNoise(f);
+  return `${n.ttfb ? noise(ms(f.ttfb_delta_ms)) : ms(f.ttfb_delta_ms)} · ${n.memory ? noise(kb(f.memory_delta_kb)) : kb(f.memory_delta_kb)} · ${n.queries ? noise(q(f.queries_delta)) : q(f.queries_delta)}`;
+};
 
 /** The stack as it runs minus the sum of the parts (null when either is not measured). */
 export function figuresDifference(a: Figures | null, b: Figures | null): Figures | null {
@@ -67,7 +74,7 @@ export const notedMembers = (r: SiteRecord): SiteComponentResult[] => r.componen
 export const MUST_USE_LINE = 'Must-use plugins in the stack, not measured apart in this version (the sum of the parts leaves them out)';
 export const COMPONENTS_LINE = 'Each component, by what it adds in this site (the stack against the stack without it) and what it costs alone';
 export const DROP_IN_REASON = 'drop-ins are not measured (a cache or database drop-in changes what every request does)';
-export const SITE_FOOTNOTE = 'Deltas of medians against the same clean site (no plugin, the baseline theme); "in this site": the stack against the stack without it (a theme: with the baseline theme instead); KB are KiB.';
+export const SITE_FOOTNOTE = 'Deltas of medians against the same clean site (no plugin, the baseline theme); "in this site": the stack against the stack without it (a theme: with the baseline theme instead); "within noise": inside the spread of its round-by-round differences; KB are KiB.';
 
 /** The terminal table of `measure SITE --site` (and of `check --measure-local --site`). */
 export function siteTable(r: SiteRecord): string {

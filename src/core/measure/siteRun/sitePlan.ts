@@ -103,6 +103,25 @@ export interface Figures {
   ttfb_delta_ms: number;
   memory_delta_kb: number;
   queries_delta: number;
+  /**
+   * The difference's spread: the interquartile range of its round-by-round differences (both configurations are asked
+   * in every round), or for the sum of the parts the root of the parts' squared spreads. A difference inside it (or
+   * under the floor: 1 ms, 16 KB) reads "within noise". Absent in records from before it was kept.
+   */
+  spread?: { ttfb_ms: number; memory_kb: number; queries: number };
+}
+
+/** Differences this small are no finding whatever the spread (as `measure` reads one component). */
+export const NOISE_FLOOR = { ttfb_ms: 1, memory_kb: 16 } as const;
+
+/** Whether each part of a difference is inside its spread (or the floor); queries: only when they vary at all. */
+export function inNoise(f: Figures): { ttfb: boolean; memory: boolean; queries: boolean } {
+  const sp = f.spread;
+  return {
+    ttfb: !!sp && Math.abs(f.ttfb_delta_ms) <= Math.max(sp.ttfb_ms, NOISE_FLOOR.ttfb_ms),
+    memory: !!sp && Math.abs(f.memory_delta_kb) <= Math.max(sp.memory_kb, NOISE_FLOOR.memory_kb),
+    queries: !!sp && sp.queries > 0 && Math.abs(f.queries_delta) <= sp.queries,
+  };
 }
 
 export type ContextFigures = Record<MeasureContext, Figures | null>;
@@ -120,10 +139,33 @@ function medians(xs: readonly Sample[] | undefined): Medians | null {
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-function diff(a: Medians | null, b: Medians | null): Figures | null {
+function iqr(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => {
+    const i = (s.length - 1) * p;
+    const lo = Math.floor(i);
+    return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+  };
+  return at(0.75) - at(0.25);
+}
+
+/** The spread of a − b: the IQR of the round-by-round differences (rounds paired when both have every round), else the two IQRs added. */
+function spreadOf(a: readonly Sample[], b: readonly Sample[]): NonNullable<Figures['spread']> {
+  const paired = a.length === b.length;
+  const of = (f: (x: Sample) => number) => (paired ? iqr(a.map((x, i) => f(x) - f(b[i]))) : iqr(a.map(f)) + iqr(b.map(f)));
+  return { ttfb_ms: r1(of((x) => x.ttfbMs)), memory_kb: Math.round(of((x) => x.memoryBytes) / 1024), queries: Math.round(of((x) => x.queries)) };
+}
+
+function diff(a: Medians | null, b: Medians | null, sa?: readonly Sample[], sb?: readonly Sample[]): Figures | null {
   if (!a || !b) return null;
   // `+ 0` turns a rounded -0 into 0.
-  return { ttfb_delta_ms: r1(a.ttfb - b.ttfb) + 0, memory_delta_kb: Math.round((a.memory - b.memory) / 1024) + 0, queries_delta: Math.round(a.queries - b.queries) + 0 };
+  return {
+    ttfb_delta_ms: r1(a.ttfb - b.ttfb) + 0,
+    memory_delta_kb: Math.round((a.memory - b.memory) / 1024) + 0,
+    queries_delta: Math.round(a.queries - b.queries) + 0,
+    ...(sa?.length && sb?.length ? { spread: spreadOf(sa, sb) } : {}),
+  };
 }
 
 /** Samples per configuration id and context (the measured rounds only). */
@@ -171,22 +213,26 @@ export interface SiteArithmetic {
  */
 export function siteArithmetic(samples: SiteSamples, members: readonly string[]): SiteArithmetic {
   const m = (id: string, c: MeasureContext) => medians(samples[id]?.[c]);
+  const d = (a: string, b: string, c: MeasureContext) => diff(m(a, c), m(b, c), samples[a]?.[c], samples[b]?.[c]);
   const per = <T>(f: (c: MeasureContext) => T): Record<MeasureContext, T> => Object.fromEntries(CONTEXTS.map((c) => [c, f(c)])) as Record<MeasureContext, T>;
   const components: SiteArithmetic['components'] = {};
   for (const id of members) {
     components[id] = {
-      alone: per((c) => diff(m(`alone:${id}`, c), m('clean', c))),
-      in_site: per((c) => diff(m('stack', c), m(`without:${id}`, c))),
+      alone: per((c) => d(`alone:${id}`, 'clean', c)),
+      in_site: per((c) => d('stack', `without:${id}`, c)),
     };
   }
   const not_counted = per((c) => members.filter((id) => components[id].alone[c] === null));
   const sum_of_alone = per((c) => {
     const parts = members.map((id) => components[id].alone[c]).filter((p): p is Figures => p !== null);
     if (!parts.length) return null;
-    return parts.reduce<Figures>(
+    const sum = parts.reduce<Figures>(
       (a, p) => ({ ttfb_delta_ms: r1(a.ttfb_delta_ms + p.ttfb_delta_ms), memory_delta_kb: a.memory_delta_kb + p.memory_delta_kb, queries_delta: a.queries_delta + p.queries_delta }),
       { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 },
     );
+    // Independent parts: their spreads add as squares.
+    const rss = (f: (x: NonNullable<Figures['spread']>) => number) => Math.sqrt(parts.reduce((a, p) => a + (p.spread ? f(p.spread) ** 2 : 0), 0));
+    return parts.every((p) => p.spread) ? { ...sum, spread: { ttfb_ms: r1(rss((x) => x.ttfb_ms)), memory_kb: Math.round(rss((x) => x.memory_kb)), queries: Math.round(rss((x) => x.queries)) } } : sum;
   });
-  return { site: per((c) => diff(m('stack', c), m('clean', c))), components, sum_of_alone, not_counted };
+  return { site: per((c) => d('stack', 'clean', c)), components, sum_of_alone, not_counted };
 }

@@ -1,9 +1,11 @@
 // measure --site: the configurations of a stack and the arithmetic over their medians.
 import * as assert from 'node:assert/strict';
 import type { Sample } from '../../../../src/core/measure/record/method';
-import { configOrder, roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
+import { configOrder, inNoise, roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
 
 const s = (ttfbMs: number, kb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: kb * 1024, queries });
+/** The three figures, without their spread (tested apart below). */
+const figures = (f: { ttfb_delta_ms: number; memory_delta_kb: number; queries_delta: number } | null) => (f ? { ttfb_delta_ms: f.ttfb_delta_ms, memory_delta_kb: f.memory_delta_kb, queries_delta: f.queries_delta } : f);
 const all = (ttfb: number, kb: number, q: number) => ({ activation: [s(ttfb, kb, q)], homepage: [s(ttfb, kb, q)], admin: [s(ttfb, kb, q)] });
 
 describe('measure --site: configurations and arithmetic', () => {
@@ -58,11 +60,11 @@ describe('measure --site: configurations and arithmetic', () => {
       'without:plugin:solo': all(27, 2000 + 3072, 23),
     };
     const r = siteArithmetic(samples, ['plugin:a', 'plugin:b', 'plugin:solo']);
-    assert.deepEqual(r.site.homepage, { ttfb_delta_ms: 10, memory_delta_kb: 4096, queries_delta: 5 });
-    assert.deepEqual(r.components['plugin:a'].in_site.homepage, { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 });
-    assert.deepEqual(r.components['plugin:a'].alone.homepage, { ttfb_delta_ms: 4, memory_delta_kb: 3072, queries_delta: 3 });
-    assert.deepEqual(r.components['plugin:solo'].in_site.admin, { ttfb_delta_ms: 3, memory_delta_kb: 1024, queries_delta: 2 });
-    assert.deepEqual(r.sum_of_alone.homepage, { ttfb_delta_ms: 10, memory_delta_kb: 7168, queries_delta: 8 });
+    assert.deepEqual(figures(r.site.homepage), { ttfb_delta_ms: 10, memory_delta_kb: 4096, queries_delta: 5 });
+    assert.deepEqual(figures(r.components['plugin:a'].in_site.homepage), { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 });
+    assert.deepEqual(figures(r.components['plugin:a'].alone.homepage), { ttfb_delta_ms: 4, memory_delta_kb: 3072, queries_delta: 3 });
+    assert.deepEqual(figures(r.components['plugin:solo'].in_site.admin), { ttfb_delta_ms: 3, memory_delta_kb: 1024, queries_delta: 2 });
+    assert.deepEqual(figures(r.sum_of_alone.homepage), { ttfb_delta_ms: 10, memory_delta_kb: 7168, queries_delta: 8 });
     assert.ok(Object.is(r.components['plugin:b'].in_site.admin!.memory_delta_kb, 0), 'never -0');
   });
 
@@ -76,9 +78,9 @@ describe('measure --site: configurations and arithmetic', () => {
       'without:mu:needs-a': all(19, 390, 4),
     };
     const r = siteArithmetic(samples, ['plugin:a', 'mu:needs-a']);
-    assert.deepEqual(r.sum_of_alone.homepage, { ttfb_delta_ms: 5, memory_delta_kb: 200, queries_delta: 2 }, 'a alone only');
+    assert.deepEqual(figures(r.sum_of_alone.homepage), { ttfb_delta_ms: 5, memory_delta_kb: 200, queries_delta: 2 }, 'a alone only');
     assert.deepEqual(r.not_counted.homepage, ['mu:needs-a']);
-    assert.deepEqual(r.sum_of_alone.activation, { ttfb_delta_ms: 6, memory_delta_kb: 210, queries_delta: 2 });
+    assert.deepEqual(figures(r.sum_of_alone.activation), { ttfb_delta_ms: 6, memory_delta_kb: 210, queries_delta: 2 });
     assert.deepEqual(r.not_counted.activation, []);
   });
 
@@ -90,7 +92,7 @@ describe('measure --site: configurations and arithmetic', () => {
       'without:plugin:a': { homepage: [s(12, 100, 1)] },
     };
     const r = siteArithmetic(samples, ['plugin:a']);
-    assert.deepEqual(r.site.homepage, { ttfb_delta_ms: 9, memory_delta_kb: 200, queries_delta: 2 });
+    assert.deepEqual(figures(r.site.homepage), { ttfb_delta_ms: 9, memory_delta_kb: 200, queries_delta: 2 });
     assert.equal(r.site.admin, null);
     assert.equal(r.components['plugin:a'].alone.activation, null);
     assert.equal(r.sum_of_alone.admin, null);
@@ -113,5 +115,27 @@ describe('stateDependent: a configuration whose exact figures move between round
   });
   it('a single sample per context says nothing either way', () => {
     assert.deepEqual(stateDependent({ stack: { homepage: [s(70, 6000)] } }), []);
+  });
+});
+
+describe('the spread of every site figure, and what reads "within noise" (issue 38)', () => {
+  it('a difference carries the IQR of its round-by-round differences; the sum of the parts, the root of the squares', () => {
+    const samples: SiteSamples = {
+      clean: { homepage: [s(10, 2000, 20), s(12, 2000, 20), s(11, 2000, 20), s(30, 2000, 20)] },
+      stack: { homepage: [s(15, 3000, 22), s(16, 3000, 22), s(17, 3000, 22), s(31, 3000, 22)] },
+      'alone:plugin:a': { homepage: [s(13, 2500, 21), s(13, 2500, 21), s(14, 2500, 21), s(30, 2500, 21)] },
+      'without:plugin:a': { homepage: [s(12, 2500, 21), s(15, 2500, 21), s(16, 2500, 21), s(31, 2500, 21)] },
+    };
+    const r = siteArithmetic(samples, ['plugin:a']);
+    // stack − clean per round: 5, 4, 6, 1 → quartiles 3.25 and 5.25 (linear interpolation) → 2 ms
+    assert.deepEqual(r.site.homepage!.spread, { ttfb_ms: 2, memory_kb: 0, queries: 0 });
+    // stack − without: 3, 1, 1, 0 → quartiles 0.75 and 1.5 → 0.8 ms
+    assert.equal(r.components["plugin:a"].in_site.homepage!.spread!.ttfb_ms, 0.8);
+    assert.equal(r.sum_of_alone.homepage!.spread!.ttfb_ms, r.components['plugin:a'].alone.homepage!.spread!.ttfb_ms);
+  });
+  it('inNoise: inside the spread or the floor (1 ms, 16 KB); queries only when they vary at all; no spread, never', () => {
+    assert.deepEqual(inNoise({ ttfb_delta_ms: 1.5, memory_delta_kb: 12, queries_delta: 0, spread: { ttfb_ms: 1.8, memory_kb: 0, queries: 0 } }), { ttfb: true, memory: true, queries: false });
+    assert.deepEqual(inNoise({ ttfb_delta_ms: -2.5, memory_delta_kb: 400, queries_delta: 3, spread: { ttfb_ms: 1.8, memory_kb: 100, queries: 4 } }), { ttfb: false, memory: false, queries: true });
+    assert.deepEqual(inNoise({ ttfb_delta_ms: 0.1, memory_delta_kb: 1, queries_delta: 0 }), { ttfb: false, memory: false, queries: false });
   });
 });
