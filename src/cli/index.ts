@@ -8,6 +8,7 @@ import { interruptSignal, measureSearchFrom, runMeasureCli } from './measure';
 import { VERSION, type Parsed } from './flags';
 import { cacheDir, runLookup, runMe } from './lookup';
 import { runCheck } from './check';
+import { runMergeCli } from './merge';
 
 export { EXIT, scanToJson, type CliIo } from './scan';
 export { cacheDir } from './lookup';
@@ -21,6 +22,7 @@ Usage:
   wp-bench check [dir] [options]                judge every plugin and theme (for CI)
   wp-bench measure PATH [options]               measure a plugin or theme locally (runs its PHP;
                                                 see wp-bench measure --help)
+  wp-bench merge FILE...                        put the records of measure --site --shard K/N together
 
 Options:
   --api-url URL   API address before /v1 (or WPBENCH_API_URL)
@@ -79,6 +81,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   // Every print path: API and file strings never reach the terminal or a CI log with escape sequences or as a
   // workflow command.
   const io = safeIo(rawIo);
+  if (argv[0] === 'merge') return runMergeCli(argv.slice(1), io);
   if (argv[0] === 'measure') {
     // Its own options; Ctrl-C stops and removes the throwaway site before exiting.
     const sig = asProcess ? interruptSignal() : undefined;

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { databaseLabel, parseDbOption } from '../core/measure/database/database';
 import { measureSite } from '../core/measure/siteRun/siteRun';
+import { parseShard } from '../core/measure/siteRun/sitePlan';
 import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
@@ -70,6 +71,9 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              must-use plugin, the site's theme) against clean WordPress, each component alone and
                              each in the site (the stack without it); the sum of the parts beside the stack;
                              --format table|json|markdown|html
+  --shard K/N                with --site: measure the clean site, the stack and every N-th component alone and in
+                             the site, from the K-th (a CI matrix job each); wp-bench merge puts the N records
+                             together
   --theme SLUG               with --site: the theme to measure with when the site holds several (--site's time
                              limit: 1800 s unless --timeout-s says otherwise)
   --sandbox auto|bubblewrap|none
@@ -82,7 +86,7 @@ even after a confirmation pass; memory and queries were judged), 6 time limit or
 (or WordPress) breaks WordPress entirely, 8 no runtime can run, or --profile has no profiler (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
 SIGHUP exit 6.`;
 
-const VALUE_FLAGS = new Set(['--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
+const VALUE_FLAGS = new Set(['--shard', '--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--site', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
@@ -230,13 +234,17 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     };
     if (site) {
       if (baselineRef !== undefined || profile || parsed.flags.has('--fail-on-regression')) throw new UsageError('--site measures the whole stack: without --baseline-ref, --profile or --fail-on-regression');
-      const record = await measureSite({ ...options, theme: parsed.flags.get('--theme') as string | undefined });
+      const shardFlag = parsed.flags.get('--shard');
+      const shard = shardFlag === undefined ? undefined : typeof shardFlag === 'string' ? parseShard(shardFlag) : undefined;
+      if (shardFlag !== undefined && !shard) throw new UsageError('--shard takes K/N (1 ≤ K ≤ N ≤ 64), e.g. --shard 2/4');
+      const record = await measureSite({ ...options, theme: parsed.flags.get('--theme') as string | undefined, ...(shard ? { shard } : {}) });
       const format = json ? 'json' : (formatFlag ?? 'table');
       const subject = path.basename(path.resolve(io.cwd, options.path));
       io.out(format === 'json' ? JSON.stringify(record) : format === 'markdown' ? siteMarkdown(record, { subject }) : format === 'html' ? siteHtml(record, { subject }) : siteTable(record));
       return 0;
     }
     if (parsed.flags.has('--theme')) throw new UsageError('--theme goes with --site');
+    if (parsed.flags.has('--shard')) throw new UsageError('--shard goes with --site');
     if (baselineRef !== undefined) {
       const small = tooSmallToJudge(options.rounds ?? DEFAULT_ROUNDS, options.warmup ?? DEFAULT_WARMUP);
       if (small) throw new UsageError(`--baseline-ref: ${small}`);

@@ -61,18 +61,20 @@ describe('measure --site: each configuration starts from its own state (issue 38
     await fs.rm(work, { recursive: true, force: true });
   });
 
-  async function site(name: string, without: string[] = []): Promise<Rec> {
+  async function site(name: string, without: string[] = [], extra: string[] = []): Promise<Rec> {
     const dir = path.join(work, name);
-    await writeSite(dir, without);
+    if (!(await fs.stat(dir).catch(() => undefined))) await writeSite(dir, without);
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(['measure', dir, '--site', '--json', '--rounds', '3', '--warmup', '1'], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
+    const code = await runCli(['measure', dir, '--site', '--json', '--rounds', '3', '--warmup', '1', ...extra], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
     assert.equal(code, 0, err.join('\n').slice(-3000));
     return JSON.parse(out.join('\n')) as Rec;
   }
+  let fullRecord: Rec | undefined;
 
   it("each member's 'in this site' queries equal the difference between the two real sites with and without it", async () => {
     const full = await site('full');
+    fullRecord = full;
     for (const slug of ['cal-flagger', 'cal-builder', 'cal-a-reader']) {
       const less = await site(`without-${slug}`, [slug]);
       const member = full.components.find((c) => c.slug === slug);
@@ -90,5 +92,34 @@ describe('measure --site: each configuration starts from its own state (issue 38
     assert.ok(full.components.find((c) => c.slug === 'cal-addon')!.in_site!.contexts.admin!.queries_delta >= 1);
     // Every configuration asked the same queries in every round: nothing state-dependent is left.
     assert.deepEqual(full.state_dependent ?? [], []);
+  });
+
+  it('--shard 1/2 and 2/2, merged, give each member the figures of the whole run (queries exact), the stack and the sum of the parts', async () => {
+    const full = fullRecord ?? (await site('full'));
+    const files: string[] = [];
+    for (const k of [1, 2]) {
+      const rec = await site('full', [], ['--shard', `${k}/2`]);
+      const measured = rec.components.filter((c) => c.in_site);
+      assert.ok(measured.length >= 1 && measured.length < full.components.length, `shard ${k}/2 measures a share: ${measured.map((c) => c.slug).join(', ')}`);
+      const file = path.join(work, `shard-${k}.json`);
+      await fs.writeFile(file, JSON.stringify(rec));
+      files.push(file);
+    }
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['merge', ...files, '--json'], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
+    assert.equal(code, 0, err.join('\n'));
+    const merged = JSON.parse(out.join('\n')) as Rec & { local: { shards?: number }; sum_of_alone: { contexts: Record<string, Figures | null> } };
+    assert.equal(merged.local.shards, 2);
+    for (const c of full.components) {
+      const m = merged.components.find((x) => x.slug === c.slug);
+      assert.ok(m?.in_site, `${c.slug} in the merged record`);
+      for (const ctx of CONTEXTS) assert.equal(m.in_site.contexts[ctx]!.queries_delta, c.in_site!.contexts[ctx]!.queries_delta, `${c.slug} ${ctx}`);
+    }
+    for (const ctx of CONTEXTS) assert.equal(merged.site.contexts[ctx]!.queries_delta, full.site.contexts[ctx]!.queries_delta, `the stack, ${ctx}`);
+    // A shard missing: refused, saying which.
+    const one = await runCli(['merge', files[0]], { out: () => undefined, err: (t) => err.push(t), env, cwd: ROOT });
+    assert.equal(one, 2);
+    assert.match(err.join('\n'), /shards of 2: missing 2/);
   });
 });

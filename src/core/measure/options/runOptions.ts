@@ -42,6 +42,8 @@ export interface MeasureOptions {
   rounds?: number;
   warmup?: number;
   timeoutS?: number;
+  /** `measure --site --shard K/N`: measure every N-th member alone and in the site, from the K-th (with the clean site and the stack) */
+  shard?: { k: number; n: number };
   /** `--disk-limit-mib`: the cap on what the run's writable folders may hold (default DEFAULT_DISK_LIMIT_MIB); past it the run ends, exit 7 */
   diskLimitMiB?: number;
   env: NodeJS.ProcessEnv;

@@ -223,16 +223,39 @@ export function siteArithmetic(samples: SiteSamples, members: readonly string[])
     };
   }
   const not_counted = per((c) => members.filter((id) => components[id].alone[c] === null));
-  const sum_of_alone = per((c) => {
-    const parts = members.map((id) => components[id].alone[c]).filter((p): p is Figures => p !== null);
-    if (!parts.length) return null;
-    const sum = parts.reduce<Figures>(
-      (a, p) => ({ ttfb_delta_ms: r1(a.ttfb_delta_ms + p.ttfb_delta_ms), memory_delta_kb: a.memory_delta_kb + p.memory_delta_kb, queries_delta: a.queries_delta + p.queries_delta }),
-      { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 },
-    );
-    // Independent parts: their spreads add as squares.
-    const rss = (f: (x: NonNullable<Figures['spread']>) => number) => Math.sqrt(parts.reduce((a, p) => a + (p.spread ? f(p.spread) ** 2 : 0), 0));
-    return parts.every((p) => p.spread) ? { ...sum, spread: { ttfb_ms: r1(rss((x) => x.ttfb_ms)), memory_kb: Math.round(rss((x) => x.memory_kb)), queries: Math.round(rss((x) => x.queries)) } } : sum;
-  });
+  const sum_of_alone = per((c) => sumOfParts(members.map((id) => components[id].alone[c])));
   return { site: per((c) => d('stack', 'clean', c)), components, sum_of_alone, not_counted };
+}
+
+/** The sum of the parts measured (null when none is), its spread the root of the parts' squared spreads. */
+export function sumOfParts(all: ReadonlyArray<Figures | null | undefined>): Figures | null {
+  const parts = all.filter((p): p is Figures => !!p);
+  if (!parts.length) return null;
+  const sum = parts.reduce<Figures>(
+    (a, p) => ({ ttfb_delta_ms: r1(a.ttfb_delta_ms + p.ttfb_delta_ms), memory_delta_kb: a.memory_delta_kb + p.memory_delta_kb, queries_delta: a.queries_delta + p.queries_delta }),
+    { ttfb_delta_ms: 0, memory_delta_kb: 0, queries_delta: 0 },
+  );
+  // Independent parts: their spreads add as squares.
+  const rss = (f: (x: NonNullable<Figures['spread']>) => number) => Math.sqrt(parts.reduce((a, p) => a + (p.spread ? f(p.spread) ** 2 : 0), 0));
+  return parts.every((p) => p.spread) ? { ...sum, spread: { ttfb_ms: r1(rss((x) => x.ttfb_ms)), memory_kb: Math.round(rss((x) => x.memory_kb)), queries: Math.round(rss((x) => x.queries)) } } : sum;
+}
+
+/** `--shard K/N`: which members this shard measures alone and in the site (every N-th, from the K-th). */
+export interface Shard {
+  k: number;
+  n: number;
+}
+
+/** Parses "K/N" (1 ≤ K ≤ N ≤ 64); undefined when it is not that. */
+export function parseShard(v: string): Shard | undefined {
+  const m = /^(\d{1,2})\/(\d{1,2})$/.exec(v);
+  if (!m) return undefined;
+  const k = Number(m[1]);
+  const n = Number(m[2]);
+  return k >= 1 && n >= 1 && k <= n && n <= 64 ? { k, n } : undefined;
+}
+
+/** Whether a configuration belongs to the shard: the clean site and the stack always; a member's, when it is one of the shard's. */
+export function inShard(configId: string, shardMembers: ReadonlySet<string>): boolean {
+  return configId === 'clean' || configId === 'stack' || shardMembers.has(configId.slice(configId.indexOf(':') + 1));
 }

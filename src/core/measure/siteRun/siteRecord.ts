@@ -20,6 +20,8 @@ export interface SiteComponentResult {
   measured_with?: string;
   /** declared (Composer, .wp-env.json, a blueprint) but its code is not in the working tree */
   not_installed?: true;
+  /** `--shard`: measured in another shard (its figures are in that shard's record; `merge` puts them together) */
+  other_shard?: true;
   /** its plugin file or theme folder, relative to the site's root ("/"-separated), when installed here */
   path?: string;
   /** the hash of its files when the run started (a child theme's with its parent's): a change makes the record stale */
@@ -37,7 +39,20 @@ export interface SiteRecord {
   drop_ins_left_out: string[];
   /** configurations whose queries or memory changed between rounds (their state moved during the run): named, never averaged away */
   state_dependent?: StateDependent[];
-  local: { database: DatabaseInfo | null; theme: string | null; wordpress: string; php: string; runtime: string; rounds: number; configurations: number; duration_s: number };
+  local: {
+    database: DatabaseInfo | null;
+    theme: string | null;
+    wordpress: string;
+    php: string;
+    runtime: string;
+    rounds: number;
+    configurations: number;
+    duration_s: number;
+    /** `--shard K/N`: the share this record measured */
+    shard?: { k: number; n: number };
+    /** a record merged from N shards (`wp-bench merge`) */
+    shards?: number;
+  };
 }
 
 function isFigures(v: unknown): v is Figures {

@@ -20,7 +20,7 @@ import { requestContext, type Outcome } from '../run/rounds';
 import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from '../options/runOptions';
 import { findEnvironment } from '../runtime/runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from '../site/site';
-import { roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteConfig, type SiteSamples } from './sitePlan';
+import { inShard, roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteConfig, type SiteSamples } from './sitePlan';
 import { underDeadline } from '../run/engine';
 import { sourceHash } from '../record/cache';
 
@@ -115,6 +115,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
   const members: Member[] = [...plugins, ...(theme ? [theme] : [])];
   if (!members.length) throw new MeasureError(`no plugin or theme installed in ${root} to measure as a site`, 2);
   const regular = plugins.filter((m) => !m.c.mustUse);
+  const shard = o.shard;
   const mus = plugins.filter((m) => m.c.mustUse);
   const configsFile = () => path.join(siteRoot!, 'work', 'site-configs.json');
   let siteRoot: string | undefined;
@@ -239,19 +240,25 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         configs = plan(site.baseTheme, left);
         await writeConfigs(configs);
       }
-      const samples = await siteRounds(configs, ask, { rounds, warmup, check, progress });
+      // --shard K/N: the clean site, the stack, and the configurations of every N-th member from the K-th (the checks
+      // above ran on them all, so what is left out is the same in every shard).
+      const shardOf = new Set(shard ? [...regular, ...(theme ? [theme] : []), ...mus].map(memberId).filter((_, i) => i % shard.n === shard.k - 1) : []);
+      const measuredConfigs = shard ? configs.filter((c) => inShard(c.id, shardOf)) : configs;
+      if (shard) progress(`shard ${shard.k}/${shard.n}: ${shardOf.size} of the members alone and in the site, ${measuredConfigs.length} configurations`);
+      const samples = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress });
       // Each configuration was asked every round: its queries and memory must repeat. One whose did not is named.
       const moved = stateDependent(samples);
       for (const d of moved) progress(`warning: configuration ${d.config} is state-dependent (${d.context}: ${d.queries[0] === d.queries[1] ? `${d.queries[0]} queries` : `${d.queries[0]}–${d.queries[1]} queries`}, ${d.memory_kb[0]}–${d.memory_kb[1]} KB between rounds): its figures are marked`);
       const measured = [...regular, ...(theme ? [theme] : []), ...mus];
       // A must-use plugin loaded by another's loader file is measured with it (one unit), said in its note.
       const withLoader = (m: Member) => (m.c.mustUse && !muFolders.has(m.c) ? mus.find((o) => muFolders.has(o.c) && o.c.mainFile === m.c.mainFile) : undefined);
-      const ids = measured.filter((m) => !left.has(m.c) && !withLoader(m)).map(memberId);
+      const elsewhere = (m: Member) => !!shard && !left.has(m.c) && !withLoader(m) && !shardOf.has(memberId(m));
+      const ids = measured.filter((m) => !left.has(m.c) && !withLoader(m) && !elsewhere(m)).map(memberId);
       const a = siteArithmetic(samples, ids);
       for (const m of measured) {
         const fig = a.components[memberId(m)];
         const unit = withLoader(m);
-        const note = unit && !left.has(m.c) ? { note: `loaded by ${m.c.mainFile}: measured with ${unit.d.slug}`, measured_with: unit.d.slug } : {};
+        const note = unit && !left.has(m.c) ? { note: `loaded by ${m.c.mainFile}: measured with ${unit.d.slug}`, measured_with: unit.d.slug } : elsewhere(m) ? { note: `measured in another shard of ${shard!.n}`, other_shard: true as const } : {};
         results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, ...(m.c.mustUse ? { must_use: true as const } : {}), alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null, ...note, ...hashes.get(m.c) });
       }
       const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
@@ -271,7 +278,8 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
           php: installed.php_version,
           runtime: env.runtime,
           rounds,
-          configurations: configs.length,
+          configurations: measuredConfigs.length,
+          ...(shard ? { shard } : {}),
           duration_s: Math.round((Date.now() - started) / 100) / 10,
         },
       };

@@ -1,0 +1,61 @@
+// `measure SITE --site --shard K/N` and `wp-bench merge`: a large site spread over several jobs (a CI matrix). Each
+// shard measures the clean site and the stack itself, so its deltas stand alone, and every N-th member alone and in
+// the site; merging takes each member from the shard that measured it, the stack from the first shard, and adds the
+// sum of the parts up again.
+import { CONTEXTS, type MeasureContext } from '../record/method';
+import { sumOfParts } from './sitePlan';
+import { isSiteRecord, type SiteComponentResult, type SiteRecord } from './siteRecord';
+
+/** Why a set of records cannot be merged (said with exit 2). */
+export class MergeError extends Error {}
+
+/**
+ * One record from the shards' records: all N shards of one run (same N, each K once), measured on the same WordPress,
+ * PHP, database and theme. The stack is shard 1's (each shard's deltas are against its own stack and clean site);
+ * each member comes from the shard that measured it; the sum of the parts is added up again.
+ */
+export function mergeSiteRecords(records: readonly unknown[]): SiteRecord {
+  if (!records.length) throw new MergeError('nothing to merge: give the shards\' JSON records (measure SITE --site --shard K/N --json)');
+  const recs = records.map((r, i) => {
+    if (!isSiteRecord(r)) throw new MergeError(`record ${i + 1} is not a site record (measure SITE --site --json)`);
+    if (!r.local.shard) throw new MergeError(`record ${i + 1} is not a shard's (it was measured without --shard)`);
+    return r;
+  });
+  const n = recs[0].local.shard!.n;
+  const ks = recs.map((r) => r.local.shard!.k).sort((a, b) => a - b);
+  if (recs.some((r) => r.local.shard!.n !== n)) throw new MergeError(`the records are shards of different splits (${[...new Set(recs.map((r) => `/${r.local.shard!.n}`))].join(', ')})`);
+  const missing = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !ks.includes(k));
+  const doubled = ks.filter((k, i) => ks[i - 1] === k);
+  if (missing.length || doubled.length) throw new MergeError(`shards of ${n}: ${missing.length ? `missing ${missing.join(', ')}` : ''}${missing.length && doubled.length ? '; ' : ''}${doubled.length ? `given twice ${[...new Set(doubled)].join(', ')}` : ''}`);
+  const facts = (r: SiteRecord) => `WordPress ${r.local.wordpress}, PHP ${r.local.php}, ${r.local.database?.engine ?? 'sqlite'} ${r.local.database?.version ?? ''}, theme ${r.local.theme ?? 'none'}`;
+  if (new Set(recs.map(facts)).size > 1) throw new MergeError(`the shards were measured on different set-ups: ${[...new Set(recs.map(facts))].join(' / ')}`);
+  const first = recs.find((r) => r.local.shard!.k === 1)!;
+  const key = (c: SiteComponentResult) => `${c.kind}:${c.must_use ? 'mu:' : ''}${c.slug}`;
+  const members = new Map<string, SiteComponentResult>();
+  for (const r of [...recs].sort((a, b) => a.local.shard!.k - b.local.shard!.k)) {
+    for (const c of r.components) {
+      const had = members.get(key(c));
+      // The shard that measured it wins over the others' "measured in another shard".
+      if (!had || (had.other_shard && !c.other_shard)) members.set(key(c), c);
+    }
+  }
+  const components = [...members.values()].map((c) => (c.other_shard ? { ...c, note: 'measured in none of the shards given', other_shard: undefined } : c));
+  const counted = components.filter((c) => !c.left_out && !c.note);
+  const per = <T>(f: (c: MeasureContext) => T) => Object.fromEntries(CONTEXTS.map((c) => [c, f(c)])) as Record<MeasureContext, T>;
+  return {
+    ...first,
+    components,
+    sum_of_alone: {
+      contexts: per((c) => sumOfParts(counted.map((m) => m.alone?.contexts[c]))),
+      not_counted: per((c) => counted.filter((m) => !m.alone?.contexts[c]).map((m) => m.slug)),
+    },
+    ...(recs.some((r) => r.state_dependent?.length) ? { state_dependent: recs.flatMap((r) => r.state_dependent ?? []) } : {}),
+    local: {
+      ...first.local,
+      shard: undefined,
+      shards: n,
+      configurations: recs.reduce((a, r) => a + r.local.configurations, 0),
+      duration_s: Math.max(...recs.map((r) => r.local.duration_s)),
+    },
+  };
+}
