@@ -175,7 +175,7 @@ describe('Measure Locally', function () {
       return l?.some((x) => x.range.start.line === defLine) ? l : undefined;
     });
     const at = (line: number) => lenses!.find((x) => x.range.start.line === line)!;
-    assert.match(at(defLine).command!.title, /^Activation \+\d+(\.\d)? ms · Homepage \+\d+(\.\d)? ms · Admin \+\d+(\.\d)? ms$/);
+    assert.match(at(defLine).command!.title, /^Activation [+−-]?\d+(\.\d)? ms · Homepage [+−-]?\d+(\.\d)? ms · Admin [+−-]?\d+(\.\d)? ms$/);
     const ms = Number(/Homepage \+([\d.]+) ms/.exec(at(defLine).command!.title)![1]);
     assert.ok(Number.isFinite(ms) && ms > 0, `${ms} ms`);
     // The time is the busy function's: the largest of the homepage's profile in this run. How close it reads to its
