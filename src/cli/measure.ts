@@ -8,7 +8,7 @@ import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
 import { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/run/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/regression';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, confirmWhenUndecided, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/regression';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
 export const EXIT_INCONCLUSIVE = 3;
@@ -322,8 +322,7 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
       ceilings: team.config.measure?.ceilings ?? {},
     };
     // TTFB the wall clock cannot decide at the threshold gets one confirmation pass first; only then is CPU time asked.
-    const confirm = (cur: LocalRecord, base: LocalRecord, paired: PairedTtfb) => compareRecords(cur, base, policy, paired).inconclusive.length > 0;
-    const { current, baseline, paired, pairedCpu } = await measureCompare({ ...options, confirm }, refPath, `${abs} at ${ref}`);
+    const { current, baseline, paired, pairedCpu } = await measureCompare({ ...options, confirm: confirmWhenUndecided(policy) }, refPath, `${abs} at ${ref}`);
     const report = compareRecords(current, baseline, policy, paired, pairedCpu);
     const prefix = (await repoPrefix(dir)) ?? '';
     const mainName = component.mainFile;
