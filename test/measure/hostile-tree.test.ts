@@ -142,7 +142,8 @@ describe('wp-bench measure on a component with hostile files (native php)', func
     const r = await bounded(opts(dir, { timeoutS: 2 }));
     assert.equal(r.error?.exitCode, 6, r.error?.message);
     assert.match(r.error!.message, /time limit of 2 s/);
-    assert.ok(r.ms < 4000, `ended ${r.ms} ms after the start`);
+    // The limit plus some seconds: a bound that catches a walk the limit did not stop, never how fast it stopped.
+    assert.ok(r.ms < (2 + 15) * 1000, `ended ${r.ms} ms after the start`);
   });
 
   it('the CLI sent SIGTERM while walking a component with a FIFO ends at once, leaving no temp folder', async () => {
@@ -167,7 +168,8 @@ describe('wp-bench measure on a component with hostile files (native php)', func
       child.kill('SIGTERM');
       const code = await exited;
       const ms = Date.now() - t0;
-      assert.ok(ms < 3000, `ended ${ms} ms after SIGTERM: ${stderr}`);
+      // A FIFO opened would block for good: 15 s catches that, on any machine.
+      assert.ok(ms < 15_000, `ended ${ms} ms after SIGTERM: ${stderr}`);
       // SIGTERM is "interrupted" (exit 6; 130 is Ctrl-C's), said on stderr.
       assert.ok(code === 6 || code === 130, `exit ${code}: ${stderr}`);
       assert.match(stderr, /interrupted/);

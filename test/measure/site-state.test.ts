@@ -25,7 +25,7 @@ interface Figures {
 }
 interface Rec {
   site: { contexts: Record<string, Figures | null> };
-  components: Array<{ slug: string; in_site: { contexts: Record<string, Figures | null> } | null }>;
+  components: Array<{ slug: string; in_site: { contexts: Record<string, Figures | null> } | null; alone?: { contexts: Record<string, Figures | null> } | null }>;
   state_dependent?: unknown[];
 }
 
@@ -40,6 +40,10 @@ async function writeSite(dir: string, without: string[] = []): Promise<void> {
       "add_action('init', function () { global $wpdb; $wpdb->get_var('SELECT 3'); });\n" +
       "add_action('admin_init', function () { if (!class_exists('Cal_Builder')) { require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins(plugin_basename(__FILE__)); } });\n",
     'cal-flagger': "add_action('init', function () { update_option('cal_flag', (string) microtime(true), false); });\n",
+    // Its activation writes its settings; a request that finds none pays 10 queries (an install routine run again).
+    'cal-installer':
+      "register_activation_hook(__FILE__, function () { add_option('cal_installer_settings', array('v' => 1)); });\n" +
+      "add_action('init', function () { global $wpdb; $wpdb->get_var('SELECT 40'); if (!get_option('cal_installer_settings')) { for ($i = 0; $i < 10; $i++) $wpdb->get_var('SELECT ' . $i); } });\n",
     // Loaded before the flagger (WordPress loads active plugins in their sorted order): it sees the previous request's flag.
     'cal-a-reader': "add_action('plugins_loaded', function () { if (get_option('cal_flag')) { global $wpdb; for ($i = 0; $i < 30; $i++) $wpdb->get_var('SELECT ' . $i); delete_option('cal_flag'); } });\n",
   };
@@ -90,6 +94,13 @@ describe('measure --site: each configuration starts from its own state (issue 38
     for (const ctx of CONTEXTS) assert.ok(flagger.in_site!.contexts[ctx]!.queries_delta >= 30, `${ctx}: ${JSON.stringify(flagger.in_site!.contexts[ctx])}`);
     // The add-on kept its place: in the stack, the builder's and the add-on's queries are there in admin too.
     assert.ok(full.components.find((c) => c.slug === 'cal-addon')!.in_site!.contexts.admin!.queries_delta >= 1);
+    // What its activation wrote is in every configuration that has it: 1 query alone and in the site, never the 10 of
+    // an install routine that finds no settings.
+    const installer = full.components.find((c) => c.slug === 'cal-installer') as (Rec['components'][number] & { alone: { contexts: Record<string, Figures | null> } | null }) | undefined;
+    for (const ctx of CONTEXTS) {
+      assert.equal(installer!.in_site!.contexts[ctx]!.queries_delta, 1, `cal-installer in this site, ${ctx}`);
+      assert.equal(installer!.alone!.contexts[ctx]!.queries_delta, 1, `cal-installer alone, ${ctx}`);
+    }
     // Every configuration asked the same queries in every round: nothing state-dependent is left.
     assert.deepEqual(full.state_dependent ?? [], []);
   });

@@ -59,7 +59,9 @@ export function parseDbOption(value: string | undefined): DbChoice {
 /** The --db value as it may be shown: the password replaced. */
 export function redactDb(value: string): string {
   // Up to the last "@": a password may hold "@" or "/" unencoded.
-  return value.replace(/^([a-z]+:\/\/[^:@/]*):.*@/i, '$1:***@');
+  const redacted = value.replace(/^([a-z]+:\/\/[^:@/]*):.*@/i, '$1:***@');
+  // Not of that form (a typo: "mysql:/u:pw@h", a "/" in the user): everything up to the last "@" may be a password.
+  return redacted === value && value.includes('@') ? value.replace(/^.*@/, '***@') : redacted;
 }
 
 /** A database server's binaries on this machine. */
@@ -129,6 +131,9 @@ export function initSql(o: { name: string; user: string; password: string; rootP
   return [
     `CREATE DATABASE IF NOT EXISTS \`${o.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;`,
     `DROP USER IF EXISTS ''@'localhost';`,
+    // Reachable only over TCP, which is off: dropped all the same.
+    `DROP USER IF EXISTS 'root'@'127.0.0.1';`,
+    `DROP USER IF EXISTS 'root'@'::1';`,
     `CREATE USER '${o.user}'@'localhost' IDENTIFIED BY ${q(o.password)};`,
     `GRANT ALL PRIVILEGES ON \`${o.name}\`.* TO '${o.user}'@'localhost';`,
     `ALTER USER 'root'@'localhost' IDENTIFIED BY ${q(o.rootPassword)};`,
@@ -390,9 +395,10 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
     await phpSql(o.php, url, `DROP DATABASE IF EXISTS \`${name}\``, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
     await phpSql(o.php, url, `DROP USER IF EXISTS '${user}'@${sqlString(host)}`, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
   };
-  await sql(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   try {
-    await sql([`CREATE USER '${user}'@${sqlString(host)} IDENTIFIED BY ${sqlString(password)}`, `GRANT ALL PRIVILEGES ON \`${name}\`.* TO '${user}'@${sqlString(host)}`], 2);
+    await sql(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    // In a database-level GRANT "_" is a wildcard: escaped, the grant is on this one database only.
+    await sql([`CREATE USER '${user}'@${sqlString(host)} IDENTIFIED BY ${sqlString(password)}`, `GRANT ALL PRIVILEGES ON \`${name.replace(/_/g, '\\_')}\`.* TO '${user}'@${sqlString(host)}`], 2);
   } catch (err) {
     await dropAll();
     if (err instanceof MeasureError && err.exitCode === 2) throw new MeasureError(`--db: ${url.user} cannot make WP Bench's user (the server said: ${err.message}); ${DB_PRIVILEGES_NEEDED}`, 2);
@@ -424,6 +430,8 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   });
   try {
     await new Promise<void>((resolve, reject) => relay.once('error', reject).listen(socket, () => resolve()));
+    // Later errors (EMFILE on accept) end a connection, never the process.
+    relay.on('error', () => undefined);
   } catch (err) {
     await dropAll();
     throw err;
@@ -449,8 +457,8 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
 /**
  * Reads the client's side of a MySQL connection, packet by packet (3-byte length, 1-byte sequence): the first packet
  * (HandshakeResponse41: capabilities 4, max packet 4, character set 1, filler 23, then the user name, NUL-terminated)
- * must name `user`; an SSL request (32 bytes, before the name) and a later COM_CHANGE_USER (a new command: sequence
- * 0, first byte 0x11) are refused. Returns what of each chunk may be forwarded now (the login is held until whole),
+ * must name `user` and ask for the plain 4.1 protocol (no compression, no TLS); an SSL request (32 bytes, before the
+ * name) and a later COM_CHANGE_USER (a new command: sequence 0, first byte 0x11) are refused. Returns what of each chunk may be forwarded now (the login is held until whole),
  * or null once the connection must be cut.
  */
 export function loginGuard(user: string): (chunk: Buffer) => Buffer | null {
@@ -501,6 +509,14 @@ export function loginGuard(user: string): (chunk: Buffer) => Buffer | null {
     if (len > 64 * 1024) return deny();
     if (held.length < 4 + len) return Buffer.alloc(0);
     if (len <= 32) return deny();
+    // Only the plain 4.1 protocol, whose packets the guard reads: no compression (its frames would hide a later
+    // COM_CHANGE_USER), no TLS, the user name at its 4.1 place.
+    const caps = held.readUInt32LE(4);
+    const CLIENT_COMPRESS = 0x20;
+    const CLIENT_PROTOCOL_41 = 0x200;
+    const CLIENT_SSL = 0x800;
+    const CLIENT_ZSTD = 1 << 26;
+    if ((caps & CLIENT_PROTOCOL_41) === 0 || caps & (CLIENT_COMPRESS | CLIENT_SSL | CLIENT_ZSTD)) return deny();
     const end = held.indexOf(0, 4 + 32);
     if (end < 0 || end >= 4 + len || held.toString('utf8', 4 + 32, end) !== user) return deny();
     loggedIn = true;

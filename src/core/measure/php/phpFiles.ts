@@ -132,6 +132,9 @@ $wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[
 define('WP_HOME', 'http://' . $wpbench_host);
 define('WP_SITEURL', 'http://' . $wpbench_host);
 ${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}${o.siteConfigs ? siteConfigPhp(o.siteConfigs, o.ownTables === true) : o.ownTables ? SIDE_TABLES_PHP : ''}define('COOKIEHASH', 'wpbench');
+// The site's code is read-only to the measured PHP: WordPress would then pick its FTP filesystem, which dies on PHP 8
+// (ftp_fput() given null) when a plugin calls WP_Filesystem(). Direct: a write to a read-only place just fails.
+define('FS_METHOD', 'direct');
 define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
@@ -223,9 +226,13 @@ $from = isset($_GET['from']) ? (string) $_GET['from'] : '';
 $to = isset($_GET['to']) ? (string) $_GET['to'] : '';
 if ($from !== 'wp_' || !preg_match('/^${OWN_PREFIX_PATTERN}$/', $to)) { http_response_code(400); echo json_encode(array('error' => 'bad prefix')); exit; }
 $n = 0;
+$skipped = array();
 if (!isset($_GET['copy']) || $_GET['copy'] !== '0') {
-  foreach ((array) $wpdb->get_col($wpdb->prepare('SHOW TABLES LIKE %s', $wpdb->esc_like($from) . '%')) as $t) {
+  // Tables only (a view is left out), and none whose copy's name would pass MySQL's 64 characters: both said.
+  foreach ((array) $wpdb->get_results($wpdb->prepare('SHOW FULL TABLES LIKE %s', $wpdb->esc_like($from) . '%'), ARRAY_N) as $row) {
+    $t = (string) $row[0];
     $new = $to . substr($t, strlen($from));
+    if ((isset($row[1]) && $row[1] !== 'BASE TABLE') || strlen($new) > 64) { $skipped[] = $t; continue; }
     $wpdb->query("DROP TABLE IF EXISTS \`$new\`");
     if ($wpdb->query("CREATE TABLE \`$new\` LIKE \`$t\`") === false || $wpdb->query("INSERT INTO \`$new\` SELECT * FROM \`$t\`") === false) { http_response_code(500); echo json_encode(array('error' => $wpdb->last_error)); exit; }
     $n++;
@@ -238,7 +245,7 @@ $set = function ($name, $value) use ($wpdb, $to) {
 };
 if (isset($_GET['plugins'])) { $p = array_values(array_map('strval', (array) json_decode((string) $_GET['plugins'], true))); sort($p); $set('active_plugins', serialize($p)); }
 if (isset($_GET['theme'])) { $th = (array) json_decode((string) $_GET['theme'], true); if (isset($th[0], $th[1])) { $set('stylesheet', (string) $th[0]); $set('template', (string) $th[1]); } }
-echo json_encode(array('tables' => $n, 'error' => null));
+echo json_encode(array('tables' => $n, 'skipped' => $skipped, 'error' => null));
 `;
 
 /** mu-plugin: a request marked "baseline" runs without the component (same database, same server). */

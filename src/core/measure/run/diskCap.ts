@@ -23,17 +23,20 @@ export async function diskUsage(roots: readonly string[], stopAt = Number.POSITI
 
 /**
  * Watches `roots` every `everyMs` until stopped; calls `over` once with a MeasureError (exit 7) when they hold more
- * than `limitMiB` MiB. `stop()` ends the watch.
+ * than `limitMiB` MiB beyond what they held at `rebase()` (WordPress installed: WP Bench's own writes are not the
+ * measured code's). `stop()` ends the watch.
  */
-export function watchDisk(roots: () => readonly string[], limitMiB: number, over: (err: MeasureError) => void, everyMs = 1000): { stop: () => void } {
+export function watchDisk(roots: () => readonly string[], limitMiB: number, over: (err: MeasureError) => void, everyMs = 1000): { stop: () => void; rebase: () => Promise<void> } {
   const limit = limitMiB * 1024 * 1024;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  // What WP Bench itself put there before the measured code ran (the database's data folder, WordPress installed).
+  let base = 0;
   const tick = async () => {
     if (stopped) return;
-    const used = await diskUsage(roots(), limit);
+    const used = await diskUsage(roots(), base + limit);
     if (stopped) return;
-    if (used > limit) {
+    if (used - base > limit) {
       stopped = true;
       over(new MeasureError(`the measured code wrote more than ${limitMiB} MiB into the run's folders (uploads, caches, temporary files, the database): the run was stopped (--disk-limit-mib ${limitMiB})`, 7));
       return;
@@ -47,6 +50,9 @@ export function watchDisk(roots: () => readonly string[], limitMiB: number, over
     stop: () => {
       stopped = true;
       if (timer) clearTimeout(timer);
+    },
+    rebase: async () => {
+      base = await diskUsage(roots());
     },
   };
 }

@@ -157,8 +157,11 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // The clean side (and the --baseline-ref copy) get tables of their own before anything is activated: what the
     // measured copy writes (its options, autoloaded or not, its transients) is its cost alone, never the clean site's.
     if (site.ownTables) {
-      await ownTables(running, SIDE_PREFIX.baseline);
-      if (refComponent) await ownTables(running, SIDE_PREFIX.ref);
+      const said = (t: string[]) => progress(`warning: not copied into the clean side's tables (a view, or a name over MySQL's 64 characters once prefixed): ${t.join(', ')}`);
+      await ownTables(running, SIDE_PREFIX.baseline, { onSkipped: said });
+      if (refComponent) await ownTables(running, SIDE_PREFIX.ref, { onSkipped: said });
+    } else if (env.runtime === 'php') {
+      progress('warning: on SQLite the clean side and the measured side share one database: what the component writes (its options, transients) the clean side reads too (a MariaDB/MySQL server gives each side its own tables)');
     }
     const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component);
     const refHook = refComponent && !refComponent.mustUse ? await activate(running, env.wpVersion, progress, 'ref', refComponent) : null;

@@ -16,7 +16,7 @@ import { watchDisk } from './diskCap';
 import { sandboxLine, type Environment } from '../runtime/runtimeChoice';
 import { killMarked, waitGone } from '../machine/sandbox';
 import { INSTALL_PATH, makeTempRoot, removeSite, sandboxMounts, type Site } from '../site/site';
-import { forgetDbLeftover, keepDbLeftover, readDbLeftovers, sweepOrphanedRoots } from '../site/orphans';
+import { forgetDbLeftover, keepDbLeftover, keepDbLeftoverSync, readDbLeftovers, sweepOrphanedRoots } from '../site/orphans';
 import { liveSite, phpErrorText, registerSecret, type LiveSite } from '../site/siteClient';
 
 /**
@@ -38,6 +38,8 @@ export function track(r: { root?: string; pid?: number; marker?: string }): void
       }
       for (const m of live.markers) killMarked(m);
       for (const root of live.roots) {
+        // A --db run's database and user stay on the server: their names are kept for the next run to drop.
+        keepDbLeftoverSync(root);
         try {
           rmSync(root, { recursive: true, force: true, maxRetries: 3 });
         } catch {
@@ -96,7 +98,7 @@ export async function withOpenSite<T>(
   if (outer.aborted) onOuter();
   else outer.addEventListener('abort', onOuter, { once: true });
   const signal = ac.signal;
-  let disk: { stop: () => void } | undefined;
+  let disk: { stop: () => void; rebase: () => Promise<void> } | undefined;
   const check = () => {
     if (signal.aborted) throw abortError(signal);
   };
@@ -124,7 +126,8 @@ export async function withOpenSite<T>(
     const dbDir = path.join(root, 'db');
     const dbName = env.database.kind === 'url' ? `wpbench_${crypto().randomBytes(6).toString('hex')}` : 'wordpress';
     // WordPress's own database user's password: random per run, never the user's (and never shown).
-    const dbPassword = crypto().randomBytes(24).toString('base64url');
+    // Every character class, so a server's password policy (MySQL's validate_password) accepts it.
+    const dbPassword = `Aa1-${crypto().randomBytes(24).toString('base64url')}`;
     registerSecret(dbPassword);
     let dbConn: DbConnection | undefined;
     if (env.database.kind === 'server') {
@@ -193,6 +196,8 @@ export async function withOpenSite<T>(
       throw new MeasureError(`WordPress ${env.wpVersion} did not install on PHP ${env.phpVersion ?? '?'} (status ${inst.status}): ${await phpErrorText(site, inst.body, srv)}. A core older than this PHP may not run on it: --wordpress DIR names another core (and --php BIN another PHP)`, 7);
     }
     if (template && installed.installed_now && !existsSync(`${dbFile}-wal`)) await cache!.saveTemplate(dbFile, template).catch(() => undefined);
+    // From here on, what the run's folders grow by is the measured code's (and the copies of its tables).
+    await disk?.rebase();
     const cookie = Object.entries(installed.cookies)
       .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
       .join('; ');

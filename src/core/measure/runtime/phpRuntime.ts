@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from '../machine/environment';
 import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxProbe } from '../machine/sandbox';
 import { sandboxMounts, type Site } from '../site/site';
+import { measuredText } from '../component/measuredText';
 import type { RuntimeServer } from '../machine/runtime';
 
 /** A free port on 127.0.0.1 (asked from the system, then released for php to take). */
@@ -183,7 +184,7 @@ export async function launchServer(o: LaunchOptions): Promise<RuntimeServer> {
     await o.ready?.(child);
   } catch (err) {
     await stop();
-    throw new Error(`${(err as Error).message}; its output: ${tail.trim().slice(-600) || '(none)'}`);
+    throw new Error(`${(err as Error).message}; its output: ${measuredText(tail.trim().slice(-600)) || '(none)'}`);
   }
   return { baseUrl: `http://127.0.0.1:${o.port}`, port: o.port, pid: child.pid, log: () => tail, stop, ...(o.socketPath ? { socketPath: o.socketPath, network: 'none' as const } : { network: 'host' as const }) };
 }

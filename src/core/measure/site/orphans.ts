@@ -1,7 +1,7 @@
 // The folders of runs that were killed before they could clean up (SIGKILL, a crash, the machine stopped): each run
 // writes its process id into its temporary folder; the next run removes every such folder whose process is gone,
 // after stopping the servers still running from it. Only the user's own folders, only WP Bench's name.
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DB_LEFTOVER_FILE, type DbLeftover } from '../database/database';
@@ -96,6 +96,18 @@ function parseLeftover(text: string): DbLeftover | undefined {
     // not a note of ours
   }
   return undefined;
+}
+
+/** keepDbLeftover for the exit hook (nothing asynchronous runs while the process exits); never throws. */
+export function keepDbLeftoverSync(root: string, dir = os.tmpdir()): void {
+  try {
+    const note = parseLeftover(readFileSync(path.join(root, 'db', DB_LEFTOVER_FILE), 'utf8'));
+    if (!note) return;
+    mkdirSync(dbLeftoversDir(dir), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dbLeftoversDir(dir), `${note.name}.json`), JSON.stringify(note), { mode: 0o600 });
+  } catch {
+    // no note (not a --db run), or nowhere to keep it
+  }
 }
 
 /** The kept notes (each a database and user of a killed run, on some server). */

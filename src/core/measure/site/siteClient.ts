@@ -1,6 +1,6 @@
 // Talking to the running throwaway site: a request, the probe's record of it, and the PHP error text of one that
 // failed.
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { siteRequest } from './http';
 import type { RuntimeServer } from '../machine/runtime';
@@ -23,10 +23,27 @@ export interface LiveSite {
 
 export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal): LiveSite {
   const reqTimeout = 120_000;
-  const get = (p: string, headers: Record<string, string> = {}) => siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal, srv.socketPath);
+  // The relay's socket is in a folder the measured PHP can write: a process of its that replaced it would see (and
+  // could slow) every side's requests. The socket WP Bench first reached is the only one it uses.
+  let socketIno: number | undefined;
+  const sameSocket = () => {
+    if (!srv.socketPath) return;
+    const ino = statSync(srv.socketPath, { throwIfNoEntry: false })?.ino;
+    socketIno ??= ino;
+    if (ino === undefined || ino !== socketIno) throw new MeasureError(`the site's socket (${srv.socketPath}) was replaced during the run: something the measured code started took WP Bench's place; the run is stopped`, 7);
+  };
+  const get = (p: string, headers: Record<string, string> = {}): ReturnType<typeof siteRequest> => {
+    try {
+      sameSocket();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal, srv.socketPath);
+  };
   const serverDied = (err: unknown) => {
     if (signal.aborted) return abortError(signal);
-    return new MeasureError(`the site stopped answering (${(err as Error).message}); server output: ${srv.log().trim().slice(-600) || '(none)'}`, 7);
+    if (err instanceof MeasureError) return err;
+    return new MeasureError(`the site stopped answering (${(err as Error).message}); server output: ${measuredText(srv.log().trim().slice(-600)) || '(none)'}`, 7);
   };
   return { site, srv, signal, get, serverDied };
 }
@@ -92,17 +109,18 @@ export async function phpErrorText(site: Site, body: string, server: RuntimeServ
  * Gives a side or a configuration tables of its own: WordPress's (wp_) copied under `to` (unless `copy` is false), then
  * its active plugins and theme set there when given. Throws MeasureError (7) when the database refuses.
  */
-export async function ownTables(live: LiveSite, to: string, o: { copy?: boolean; plugins?: string[]; theme?: [string, string] } = {}): Promise<number> {
+export async function ownTables(live: LiveSite, to: string, o: { copy?: boolean; plugins?: string[]; theme?: [string, string]; onSkipped?: (tables: string[]) => void } = {}): Promise<number> {
   const q = new URLSearchParams({ key: live.site.key, from: 'wp_', to, copy: o.copy === false ? '0' : '1', ...(o.plugins ? { plugins: JSON.stringify(o.plugins) } : {}), ...(o.theme ? { theme: JSON.stringify(o.theme) } : {}) });
   const res = await live.get(`${TABLES_PATH}?${q.toString()}`).catch((e) => {
     throw live.serverDied(e);
   });
-  let body: { tables?: number; error?: string | null } = {};
+  let body: { tables?: number; skipped?: string[]; error?: string | null } = {};
   try {
     body = JSON.parse(res.body);
   } catch {
     /* said below */
   }
   if (res.status !== 200 || body.error) throw new MeasureError(`the database could not give ${to} tables of its own (status ${res.status}): ${measuredText(body.error ?? (await phpErrorText(live.site, res.body, live.srv)))}`, 7);
+  if (body.skipped?.length) o.onSkipped?.(body.skipped.map((t) => measuredText(String(t))));
   return body.tables ?? 0;
 }

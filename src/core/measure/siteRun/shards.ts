@@ -27,7 +27,10 @@ export function mergeSiteRecords(records: readonly unknown[]): SiteRecord {
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !ks.includes(k));
   const doubled = ks.filter((k, i) => ks[i - 1] === k);
   if (missing.length || doubled.length) throw new MergeError(`shards of ${n}: ${missing.length ? `missing ${missing.join(', ')}` : ''}${missing.length && doubled.length ? '; ' : ''}${doubled.length ? `given twice ${[...new Set(doubled)].join(', ')}` : ''}`);
-  const facts = (r: SiteRecord) => `WordPress ${r.local.wordpress}, PHP ${r.local.php}, ${r.local.database?.engine ?? 'sqlite'} ${r.local.database?.version ?? ''}, theme ${r.local.theme ?? 'none'}`;
+  const facts = (r: SiteRecord) => `WordPress ${r.local.wordpress}, PHP ${r.local.php}, ${r.local.database?.engine ?? 'sqlite'} ${r.local.database?.version ?? ''}, theme ${r.local.theme ?? 'none'}, ${r.local.rounds} rounds`;
+  // The same site: the same members, each with the same files, and the same ones left out.
+  const site = (r: SiteRecord) => r.components.map((c) => `${c.kind}:${c.must_use ? 'mu:' : ''}${c.slug}@${c.hash ?? ''}${c.left_out ? ' (left out)' : ''}`).sort().join(', ');
+  if (new Set(recs.map(site)).size > 1) throw new MergeError('the shards measured different sites (other members, other files or other members left out): measure every shard from the same commit');
   if (new Set(recs.map(facts)).size > 1) throw new MergeError(`the shards were measured on different set-ups: ${[...new Set(recs.map(facts))].join(' / ')}`);
   const first = recs.find((r) => r.local.shard!.k === 1)!;
   const key = (c: SiteComponentResult) => `${c.kind}:${c.must_use ? 'mu:' : ''}${c.slug}`;
@@ -49,7 +52,7 @@ export function mergeSiteRecords(records: readonly unknown[]): SiteRecord {
       contexts: per((c) => sumOfParts(counted.map((m) => m.alone?.contexts[c]))),
       not_counted: per((c) => counted.filter((m) => !m.alone?.contexts[c]).map((m) => m.slug)),
     },
-    ...(recs.some((r) => r.state_dependent?.length) ? { state_dependent: recs.flatMap((r) => r.state_dependent ?? []) } : {}),
+    ...(recs.some((r) => r.state_dependent?.length) ? { state_dependent: [...new Map(recs.flatMap((r) => r.state_dependent ?? []).map((d) => [`${d.config} ${d.context}`, d])).values()] } : {}),
     local: {
       ...first.local,
       shard: undefined,

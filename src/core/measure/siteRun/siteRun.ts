@@ -108,7 +108,9 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
     const hash = await sourceHash(m.c, { signal: o.signal }).catch(() => undefined);
     if (hash) hashes.set(m.c, { path: path.relative(root, m.c.source).split(path.sep).join('/'), hash });
   }
-  const env = await findEnvironment(o);
+  // The site's own WordPress (web/wp, wp, wordpress, … or the site's root itself) comes first, wherever the command
+  // was run from; an explicit --wordpress or --sqlite-integration stays relative to where it was typed.
+  const env = await findEnvironment(o.wordpress || o.sqliteIntegration ? o : { ...o, cwd: root });
   if (env.runtime !== 'php') throw new MeasureError('--site needs the native php runtime (Playground measures one component at a time)', 8);
   const rounds = o.rounds ?? DEFAULT_ROUNDS;
   const warmup = o.warmup ?? DEFAULT_WARMUP;
@@ -132,12 +134,16 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
     return prefixes.get(id)!;
   };
   const owned = new Set<string>();
-  const writeConfigs = async (list: SiteConfig[]) => {
+  // Tables a configuration's copy could not hold (a view; a name too long once prefixed): said once, at the end.
+  const skippedTables: string[] = [];
+  const writeConfigs = async (list: SiteConfig[], copyNew = true) => {
     if (live?.site.ownTables) {
       for (const c of list) {
+        // Before the activations only the clean site's are made: the others copy the stack's once it is activated.
+        if (!copyNew && !owned.has(c.id)) continue;
         const to = prefixOf(c.id);
         // Copied once; the plugins and theme set each time (a member left out changes the stack's list).
-        await ownTables(live, to, { copy: !owned.has(c.id), plugins: c.plugins, theme: c.theme });
+        await ownTables(live, to, { copy: !owned.has(c.id), plugins: c.plugins, theme: c.theme, onSkipped: (t) => skippedTables.push(...t.filter((x) => !skippedTables.includes(x))) });
         owned.add(c.id);
       }
     }
@@ -168,7 +174,10 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
     async ({ site, running, srv, installed, cookie, db, check }) => {
       live = running;
       // The clean site's tables: WordPress as installed, before any member is activated.
-      if (site.ownTables) await writeConfigs(configs.filter((c) => c.id === 'clean')).then(() => writeConfigs(configs));
+      if (site.ownTables) {
+        await writeConfigs(configs.filter((c) => c.id === 'clean'));
+        await writeConfigs(configs, false);
+      }
 
       const left = new Set<MeasuredComponent>();
       const leftWhy = new Map<MeasuredComponent, string>();
@@ -245,10 +254,15 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       const shardOf = new Set(shard ? [...regular, ...(theme ? [theme] : []), ...mus].map(memberId).filter((_, i) => i % shard.n === shard.k - 1) : []);
       const measuredConfigs = shard ? configs.filter((c) => inShard(c.id, shardOf)) : configs;
       if (shard) progress(`shard ${shard.k}/${shard.n}: ${shardOf.size} of the members alone and in the site, ${measuredConfigs.length} configurations`);
+      if (skippedTables.length) progress(`warning: not copied into each configuration's tables (a view, or a name over MySQL's 64 characters once prefixed): ${skippedTables.slice(0, 5).join(', ')}${skippedTables.length > 5 ? `, and ${skippedTables.length - 5} more` : ''}; configurations read the stack's`);
+      if (!site.ownTables) progress('warning: on SQLite every configuration shares one database: what one writes the next reads (a real MariaDB/MySQL server gives each its own tables; --db auto or mysql://…)');
       const samples = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress });
       // Each configuration was asked every round: its queries and memory must repeat. One whose did not is named.
       const moved = stateDependent(samples);
-      for (const d of moved) progress(`warning: configuration ${d.config} is state-dependent (${d.context}: ${d.queries[0] === d.queries[1] ? `${d.queries[0]} queries` : `${d.queries[0]}–${d.queries[1]} queries`}, ${d.memory_kb[0]}–${d.memory_kb[1]} KB between rounds): its figures are marked`);
+      // What WordPress itself does now and then (a transient expiring: time, not another configuration's state)
+      // varies the clean site too: said once, and a configuration is named only when it varies more than that.
+      for (const d of moved.filter((x) => x.config === 'clean')) progress(`clean WordPress itself varied between rounds (${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB: something it does now and then, such as a transient expiring); every configuration shares that`);
+      for (const d of moved.filter((x) => x.config !== 'clean')) progress(`warning: configuration ${d.config} is state-dependent (${d.context}: ${d.queries[0] === d.queries[1] ? `${d.queries[0]} queries` : `${d.queries[0]}–${d.queries[1]} queries`}, ${d.memory_kb[0]}–${d.memory_kb[1]} KB between rounds): its figures are marked`);
       const measured = [...regular, ...(theme ? [theme] : []), ...mus];
       // A must-use plugin loaded by another's loader file is measured with it (one unit), said in its note.
       const withLoader = (m: Member) => (m.c.mustUse && !muFolders.has(m.c) ? mus.find((o) => muFolders.has(o.c) && o.c.mainFile === m.c.mainFile) : undefined);
@@ -270,7 +284,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
         components: results,
         sum_of_alone: { contexts: a.sum_of_alone, not_counted: Object.fromEntries(CONTEXTS.map((c) => [c, a.not_counted[c].map((id) => id.slice(id.indexOf(':') + 1))])) },
         drop_ins_left_out: dropIns,
-        ...(moved.length ? { state_dependent: moved } : {}),
+        ...(moved.some((x) => x.config !== 'clean') ? { state_dependent: moved.filter((x) => x.config !== 'clean') } : {}),
         local: {
           database: db?.info ?? { engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' },
           theme: theme ? `${theme.d.slug}${theme.c.parent ? ` (child of ${theme.c.parent.slug})` : ''}` : null,

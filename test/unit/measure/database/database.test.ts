@@ -24,6 +24,8 @@ describe('--db', () => {
     }
     assert.equal(redactDb('mysql://root:hunter2@127.0.0.1:3306/'), 'mysql://root:***@127.0.0.1:3306/');
     assert.equal(redactDb('sqlite'), 'sqlite');
+    assert.equal(redactDb('mysql:/u:hunter2@h'), '***@h', 'a typo in the scheme still hides what may be a password');
+    assert.equal(redactDb('mysql://a/b:hunter2@h:1/'), '***@h:1/');
     assert.equal(redactDb('mysql://u:p@ss/w@db:3306/'), 'mysql://u:***@db:3306/', 'an unencoded @ or / in the password');
   });
 
@@ -64,8 +66,10 @@ describe('--db', () => {
 
 describe('the --db relay lets only the run’s user log in (loginGuard)', () => {
   // HandshakeResponse41: 3-byte length, sequence 1, capabilities 4, max packet 4, charset 1, filler 23, user NUL, auth…
-  const login = (user: string) => {
-    const body = Buffer.concat([Buffer.alloc(32, 0), Buffer.from(`${user}\0`), Buffer.from([20]), Buffer.alloc(20, 7), Buffer.from('wordpress\0')]);
+  const login = (user: string, caps = 0x200 | 0x8 | 0x8000) => {
+    const fixed = Buffer.alloc(32, 0);
+    fixed.writeUInt32LE(caps >>> 0, 0);
+    const body = Buffer.concat([fixed, Buffer.from(`${user}\0`), Buffer.from([20]), Buffer.alloc(20, 7), Buffer.from('wordpress\0')]);
     const head = Buffer.alloc(4);
     head.writeUIntLE(body.length, 0, 3);
     head[3] = 1;
@@ -95,6 +99,11 @@ describe('the --db relay lets only the run’s user log in (loginGuard)', () => 
     assert.equal(loginGuard('wpbench_0123456789ab')(login('root')), null);
     assert.equal(loginGuard('wpbench_0123456789ab')(login('wpbench_0123456789abX')), null);
     assert.equal(loginGuard('wpbench_0123456789ab')(packet(1, Buffer.alloc(32, 1))), null);
+    // Compression would hide a later COM_CHANGE_USER inside its frames; TLS, the name; pre-4.1, its place.
+    assert.equal(loginGuard('wpbench_0123456789ab')(login('wpbench_0123456789ab', 0x200 | 0x20)), null, 'CLIENT_COMPRESS');
+    assert.equal(loginGuard('wpbench_0123456789ab')(login('wpbench_0123456789ab', 0x200 | (1 << 26))), null, 'zstd compression');
+    assert.equal(loginGuard('wpbench_0123456789ab')(login('wpbench_0123456789ab', 0x200 | 0x800)), null, 'CLIENT_SSL');
+    assert.equal(loginGuard('wpbench_0123456789ab')(login('wpbench_0123456789ab', 0x8)), null, 'no CLIENT_PROTOCOL_41');
     const g = loginGuard('wpbench_0123456789ab');
     assert.ok(g(login('wpbench_0123456789ab')));
     assert.ok(g(packet(0, Buffer.from('\x03SELECT 1'))));

@@ -37,6 +37,8 @@ describe('merge: the shards of a site into one record', () => {
     assert.throws(() => mergeSiteRecords([shard(1, 3, ['a'], all), shard(3, 3, ['c'], all)]), (e: Error) => e instanceof MergeError && /shards of 3: missing 2/.test(e.message));
     assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(1, 2, ['a'], all)]), /given twice 1/);
     assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(2, 2, ['b'], all, { php: '8.3.0' })]), /different set-ups/);
+    assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(2, 2, ['b'], all, { rounds: 5 })]), /different set-ups/);
+    assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(2, 2, ['b'], ['a', 'b', 'd'])]), /different sites/);
     assert.throws(() => mergeSiteRecords([{ ...shard(1, 1, all, all), local: { ...shard(1, 1, all, all).local, shard: undefined } }]), /without --shard/);
     assert.throws(() => mergeSiteRecords([{ nope: 1 }]), /not a site record/);
     assert.throws(() => mergeSiteRecords([]), /nothing to merge/);
