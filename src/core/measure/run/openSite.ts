@@ -178,6 +178,10 @@ export async function withOpenSite<T>(
         : startPlaygroundServer(env.playground!, site, o.env, (c) => (track({ pid: c.pid }), o.onResource?.({ pid: c.pid })), signal);
     server = await raceAbort(startP, signal);
     o.onResource?.({ port: server.port, pid: server.pid });
+    // --db's relay lets only the run's user through; with the machine's network the measured PHP could reach the
+    // server directly, as any account: refused rather than measured.
+    if (env.database.kind === 'url' && server.network === 'host' && env.sandbox.name === 'bubblewrap')
+      throw new MeasureError(`--db needs the sandbox's own network, and the temporary folder's path is too long for its socket (over 100 bytes): set TMPDIR to a shorter folder`, 8);
     progress(`site at ${server.baseUrl} (server pid ${server.pid ?? '?'})`);
     const srv = server;
 
