@@ -336,8 +336,12 @@ if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { 
 wp_set_current_user(1);
 // The copy to activate ("ref": the --baseline-ref copy); the side filters are dropped so the option is written whole.
 $wpbench_ref = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'ref' && WPBENCH_REF_TARGET !== '';
-$wpbench_target = $wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET;
-if (WPBENCH_REF_TARGET !== '') {
+// The clean side of a theme's run (its own tables): the baseline theme switched to as the theme is on its side, so both
+// sides have been through switch_theme() alike (theme mods, theme_switched). A plugin's clean side has nothing to do.
+$wpbench_base = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline';
+if ($wpbench_base && WPBENCH_KIND !== 'theme') { echo json_encode(array('error' => null, 'note' => 'nothing to switch')); exit; }
+$wpbench_target = $wpbench_base ? WPBENCH_BASE_THEME : ($wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET);
+if (WPBENCH_REF_TARGET !== '' || $wpbench_base) {
   remove_all_filters('option_active_plugins');
   remove_all_filters('pre_option_stylesheet');
   remove_all_filters('pre_option_template');

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { ComponentNotFoundError, detectComponent, loadingLine, type DetectOptions, type MeasuredComponent } from '../component/component';
 import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason } from '../record/method';
 import { PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK } from '../runtime/playgroundRuntime';
-import { buildSite } from '../site/site';
+import { ACTIVATE_PATH, buildSite } from '../site/site';
 import { MeasureCache, componentHash } from '../record/cache';
 import { TreeLimitError, skippedLine } from '../component/tree';
 import type { PairedTtfb } from '../compare/regression';
@@ -22,7 +22,7 @@ import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
 import { withOpenSite } from './openSite';
 import type { DatabaseInfo } from '../database/database';
-import { ownTables } from '../site/siteClient';
+import { measuredText, ownTables, type LiveSite } from '../site/siteClient';
 import { SIDE_PREFIX } from '../php/phpFiles';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
@@ -99,6 +99,20 @@ export async function measureCompare(o: MeasureOptions, refPath: string, refLabe
   });
 }
 
+/** The clean side's switch to the baseline theme (a theme's run with tables per side); a failure is said, not fatal. */
+async function switchBaseline(live: LiveSite): Promise<void> {
+  const res = await live.get(`${ACTIVATE_PATH}?key=${live.site.key}`, { 'X-WPBench-Side': 'baseline' }).catch((e) => {
+    throw live.serverDied(e);
+  });
+  let error: string | null = null;
+  try {
+    error = (JSON.parse(res.body) as { error: string | null }).error;
+  } catch {
+    error = `status ${res.status}`;
+  }
+  if (res.status !== 200 || error) throw new MeasureError(`the clean site could not switch to its baseline theme (${measuredText(String(error ?? res.status))})`, 7);
+}
+
 async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb; pairedCpu?: PairedTtfb }> {
   const started = Date.now();
   const progress = o.progress ?? (() => undefined);
@@ -160,6 +174,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       const said = (t: string[]) => progress(`warning: not copied into the clean side's tables (a view, or a name over MySQL's 64 characters once prefixed): ${t.join(', ')}`);
       await ownTables(running, SIDE_PREFIX.baseline, { onSkipped: said });
       if (refComponent) await ownTables(running, SIDE_PREFIX.ref, { onSkipped: said });
+      // A theme's clean side switches to the baseline theme as the measured side switches to the theme: both have been
+      // through switch_theme() (its theme mods, its one-time theme_switched work), so neither pays that alone.
+      if (component.kind === 'theme') await switchBaseline(running);
     } else if (env.runtime === 'php') {
       progress('warning: on SQLite the clean side and the measured side share one database: what the component writes (its options, transients) the clean side reads too (a MariaDB/MySQL server gives each side its own tables)');
     }
