@@ -1,5 +1,5 @@
-// siteRun/: `wp-bench measure SITE --site`: the run (this file), its configurations and arithmetic (sitePlan.ts, pure)
-// and its record (siteRecord.ts, the shape every surface reads). May import run/ and every folder below it, and the
+// siteRun/: `wp-bench measure SITE --site`: the run (this file), its configurations and arithmetic (sitePlan.ts, pure),
+// its record (siteRecord.ts, the shape every surface reads) and the merge of `--shard` records (shards.ts). May import run/ and every folder below it, and the
 // scanner's inventory (src/core/scan); only child.ts above it imports it.
 //
 // `wp-bench measure SITE --site`: the site's whole stack on one throwaway WordPress, against the clean site, and
