@@ -5,14 +5,13 @@
 // MySQL/MariaDB (a table of its own, a mysqli prepared statement, as Wordfence does) measures in admin on MariaDB and
 // not through SQLite. Nothing is left behind: no server, no folder, no database.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
 import type { LocalRecord } from '../../src/core/measure/record/method';
-import { gone } from './helpers';
+import { startUserMariaDb } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const MYSQL_ONLY = path.join(ROOT, 'test', 'fixtures', 'measure', 'mysql-only');
@@ -91,38 +90,21 @@ describe('the database a measurement runs on', function () {
   });
 
   describe('--db mysql://USER:PASS@HOST:PORT/ (a server this test runs on 127.0.0.1)', function () {
-    let dir: string;
-    let server: ChildProcess;
     let port: number;
-    const sql = (q: string) => {
-      const r = spawnSync('mariadb', ['--no-defaults', '-S', path.join(dir, 'admin.sock'), '-uroot', '-N', '-e', q], { encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout.trim();
-    };
+    let dir: string;
+    let sql: (q: string) => string;
+    let stopServer: (() => Promise<void>) | undefined;
 
     before(async function () {
-      dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-db-server-'));
-      const root = typeof process.getuid === 'function' && process.getuid() === 0 ? ['--user=root'] : [];
-      const init = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${dir}/data`, ...root, '--auth-root-authentication-method=normal', '--skip-test-db', '--innodb-log-file-size=8M'], { encoding: 'utf8' });
-      assert.equal(init.status, 0, init.stderr);
-      port = await new Promise<number>((resolve) => {
-        const s = net.createServer().listen(0, '127.0.0.1', () => {
-          const p = (s.address() as net.AddressInfo).port;
-          s.close(() => resolve(p));
-        });
-      });
-      server = spawn('mariadbd', ['--no-defaults', `--datadir=${dir}/data`, ...root, `--socket=${dir}/admin.sock`, `--port=${port}`, '--bind-address=127.0.0.1', '--skip-name-resolve', `--log-error=${dir}/err.log`, '--innodb-log-file-size=8M', '--skip-log-bin'], { stdio: 'ignore' });
-      const until = Date.now() + 30_000;
-      while (spawnSync('mariadb', ['--no-defaults', '-S', `${dir}/admin.sock`, '-uroot', '-e', 'SELECT 1']).status !== 0) {
-        assert.ok(Date.now() < until, 'the test server did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      sql(`CREATE USER 'wpb'@'127.0.0.1' IDENTIFIED BY '${PASSWORD.replace(/"/g, '\\"')}'; GRANT ALL ON *.* TO 'wpb'@'127.0.0.1' WITH GRANT OPTION; CREATE DATABASE keepme; CREATE TABLE keepme.t (id INT); INSERT INTO keepme.t VALUES (7);`);
+      const srv = await startUserMariaDb();
+      ({ port, sql, dir } = srv);
+      stopServer = srv.stop;
+      sql(
+        `CREATE USER 'wpb'@'127.0.0.1' IDENTIFIED BY '${PASSWORD.replace(/"/g, '\\"')}'; GRANT ALL ON *.* TO 'wpb'@'127.0.0.1' WITH GRANT OPTION; CREATE DATABASE keepme; CREATE TABLE keepme.t (id INT); INSERT INTO keepme.t VALUES (7);`
+      );
     });
     after(async () => {
-      server?.kill('SIGTERM');
-      if (server?.pid) await gone(server.pid, 15_000);
-      await fs.rm(dir, { recursive: true, force: true });
+      await stopServer?.();
     });
 
     it('measures on it in a database of its own, drops that one only, and never shows the password', async () => {

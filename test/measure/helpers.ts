@@ -1,7 +1,10 @@
 // What the measure suites share: whether a process or a port is still there, and the check that a run left nothing
 // behind (no temporary folder, no server process, no listening port). Not a test file (no .test.ts).
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as net from 'node:net';
 
 export function alive(pid: number): boolean {
@@ -44,4 +47,40 @@ export async function assertNothingLeft(made: Made): Promise<void> {
     if (r.pid) assert.equal(alive(r.pid), false, `process ${r.pid} left running`);
     if (r.port) assert.equal(await listening(r.port), false, `port ${r.port} still listening`);
   }
+}
+
+/**
+ * A MariaDB server as a user runs one (`--db mysql://…` tests): its own data folder, listening on 127.0.0.1 and an
+ * admin socket, root without a password on the socket; `sql` runs statements as root there; `stop` ends it and
+ * removes its folder.
+ */
+export async function startUserMariaDb(): Promise<{ port: number; dir: string; sql: (q: string) => string; stop: () => Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-db-server-'));
+  const root = typeof process.getuid === 'function' && process.getuid() === 0 ? ['--user=root'] : [];
+  const init = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${dir}/data`, ...root, '--auth-root-authentication-method=normal', '--skip-test-db', '--innodb-log-file-size=8M'], { encoding: 'utf8' });
+  assert.equal(init.status, 0, init.stderr);
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const server = spawn('mariadbd', ['--no-defaults', `--datadir=${dir}/data`, ...root, `--socket=${dir}/admin.sock`, `--port=${port}`, '--bind-address=127.0.0.1', '--skip-name-resolve', `--log-error=${dir}/err.log`, '--innodb-log-file-size=8M', '--skip-log-bin'], { stdio: 'ignore' });
+  const sql = (q: string) => {
+    const r = spawnSync('mariadb', ['--no-defaults', '-S', path.join(dir, 'admin.sock'), '-uroot', '-N', '-e', q], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  // A bound that only catches a server that never starts.
+  const until = Date.now() + 60_000;
+  while (spawnSync('mariadb', ['--no-defaults', '-S', `${dir}/admin.sock`, '-uroot', '-e', 'SELECT 1']).status !== 0) {
+    assert.ok(Date.now() < until, 'the test server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async () => {
+    server.kill('SIGTERM');
+    if (server.pid) await gone(server.pid, 15_000);
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+  return { port, dir, sql, stop };
 }

@@ -9,13 +9,12 @@
 // the database password: none may reach the output as such. The `--db` case uses a MariaDB server this test starts on
 // 127.0.0.1 with a database of its own to protect. Loopback only; every process the test starts is ended.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
-import { gone } from './helpers';
+import { startUserMariaDb } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PASSWORD = 'Hx7-secret"pw@9';
@@ -227,42 +226,23 @@ describe('hostile round five: the database inside the sandbox, the run read-only
   });
 
   describe('--db mysql://… (a server this test runs on 127.0.0.1, with a database of its own to protect)', function () {
-    let dir: string;
-    let server: ChildProcess;
     let port: number;
-    const sql = (q: string) => {
-      const r = spawnSync('mariadb', ['--no-defaults', '-S', path.join(dir, 'admin.sock'), '-uroot', '-N', '-e', q], { encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout.trim();
-    };
+    let dir: string;
+    let sql: (q: string) => string;
+    let stopServer: (() => Promise<void>) | undefined;
 
     before(async function () {
-      dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-hostile-dbsrv-'));
-      const asRoot = typeof process.getuid === 'function' && process.getuid() === 0 ? ['--user=root'] : [];
-      const init = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${dir}/data`, ...asRoot, '--auth-root-authentication-method=normal', '--skip-test-db', '--innodb-log-file-size=8M'], { encoding: 'utf8' });
-      assert.equal(init.status, 0, init.stderr);
-      port = await new Promise<number>((resolve) => {
-        const s = net.createServer().listen(0, '127.0.0.1', () => {
-          const p = (s.address() as net.AddressInfo).port;
-          s.close(() => resolve(p));
-        });
-      });
-      server = spawn('mariadbd', ['--no-defaults', `--datadir=${dir}/data`, ...asRoot, `--socket=${dir}/admin.sock`, `--port=${port}`, '--bind-address=127.0.0.1', '--skip-name-resolve', `--log-error=${dir}/err.log`, '--innodb-log-file-size=8M', '--skip-log-bin'], { stdio: 'ignore' });
-      const until = Date.now() + 30_000;
-      while (spawnSync('mariadb', ['--no-defaults', '-S', `${dir}/admin.sock`, '-uroot', '-e', 'SELECT 1']).status !== 0) {
-        assert.ok(Date.now() < until, 'the test server did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const srv = await startUserMariaDb();
+      ({ port, sql, dir } = srv);
+      stopServer = srv.stop;
       sql(
         `CREATE USER 'wpb'@'127.0.0.1' IDENTIFIED BY '${PASSWORD.replace(/"/g, '\\"')}'; GRANT ALL ON *.* TO 'wpb'@'127.0.0.1' WITH GRANT OPTION; ` +
           `CREATE USER 'small'@'127.0.0.1' IDENTIFIED BY 'small-pw-1'; GRANT ALL ON \`wpbench\\_%\`.* TO 'small'@'127.0.0.1'; ` +
-          'CREATE DATABASE keepme; CREATE TABLE keepme.t (id INT); INSERT INTO keepme.t VALUES (7);',
+          'CREATE DATABASE keepme; CREATE TABLE keepme.t (id INT); INSERT INTO keepme.t VALUES (7);'
       );
     });
     after(async () => {
-      server?.kill('SIGTERM');
-      if (server?.pid) await gone(server.pid, 15_000);
-      await fs.rm(dir, { recursive: true, force: true });
+      await stopServer?.();
     });
 
     it("WordPress gets a user of the run's own (the URL from WPBENCH_DB_URL): another database unreadable, the password never shown, both dropped", async () => {
