@@ -2,7 +2,8 @@
 # What the measure suite (npm run test:measure) needs from Debian: native PHP with SQLite and Excimer (the
 # sampling profiler of --profile), MariaDB (the database a measurement runs on by default) and php-mysql, Debian's WordPress core
 # and bubblewrap (the sandbox the measured PHP runs in). Installs the missing ones with apt as root (or sudo);
-# elsewhere says what to install and fails. Idempotent: nothing is done when all are present.
+# elsewhere says what to install and fails. Idempotent: nothing is done when all are present. Also fetches the old
+# WordPress core of test/measure/old-core.test.ts (scripts/fetch-old-core.mjs).
 set -euo pipefail
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=()
@@ -13,6 +14,8 @@ else
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
   [[ -f /usr/share/wordpress/wp-settings.php ]] || missing+=(wordpress)
 fi
+# Debian bullseye's WordPress 5.7 for the old-core test, whatever else is installed.
+node "$(dirname "$0")/fetch-old-core.mjs"
 ((${#missing[@]})) || exit 0
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then

@@ -138,6 +138,9 @@ define('FS_METHOD', 'direct');
 define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
+// Debian's packaged cores before 6.1 (bullseye's 5.7) read this constant of their own /etc/wordpress config in
+// get_core_updates(): undefined, every admin screen died on PHP 8. Off: a throwaway site never looks for updates.
+if (!defined('WP_CORE_UPDATE')) define('WP_CORE_UPDATE', false);
 define('WP_AUTO_UPDATE_CORE', false);
 define('WP_DISABLE_FATAL_ERROR_HANDLER', true);
 define('WP_DEBUG', false);
