@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { databaseLabel, parseDbOption } from '../core/measure/database/database';
 import { measureSite } from '../core/measure/siteRun/siteRun';
-import { parseShard } from '../core/measure/siteRun/sitePlan';
+import { parseShard, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP } from '../core/measure/siteRun/sitePlan';
 import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
@@ -39,8 +39,9 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --php BIN                  PHP binary for the php runtime (default: php on PATH)
   --sqlite-integration DIR   WordPress's SQLite Database Integration plugin (folder or .zip); default: the copy
                              inside @wp-playground/cli when installed
-  --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds
-  --warmup N                 warm-up rounds before the measured ones (default 2)
+  --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds; --site: the most
+                             a configuration gets (default ${SITE_ROUNDS}; at least ${SITE_MIN_ROUNDS}, fewer once its TTFB settles)
+  --warmup N                 warm-up rounds before the measured ones (default 2; --site: ${SITE_WARMUP})
   --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S}), every wait included
   --disk-limit-mib N         what the measured code may write into the run's folders (uploads, caches, its
                              temporary folder, the database; default ${DEFAULT_DISK_LIMIT_MIB}): past it the run ends, exit 7

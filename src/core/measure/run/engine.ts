@@ -16,7 +16,7 @@ import { MeasureCache, componentHash } from '../record/cache';
 import { TreeLimitError, skippedLine } from '../component/tree';
 import type { PairedTtfb } from '../compare/regression';
 import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, abortError, type MeasureOptions } from '../options/runOptions';
-import { findEnvironment } from '../runtime/runtimeChoice';
+import { findEnvironment, linksAreSafe } from '../runtime/runtimeChoice';
 import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
@@ -159,6 +159,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
         phpPaths: env.runtime === 'playground' ? () => ({ site: PLAYGROUND_SITE, work: PLAYGROUND_WORK }) : undefined,
         signal: o.signal,
         onSkipped: (what, skipped) => progress(skippedLine(what, skipped)),
+        link: linksAreSafe(env),
       });
       if (profilerVersion) profiler = await installProfiler(site, component, profilerVersion, refComponent);
       return site;

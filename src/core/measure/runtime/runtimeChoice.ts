@@ -135,6 +135,15 @@ async function nativeSandbox(o: MeasureOptions): Promise<SandboxProbe> {
   return s;
 }
 
+/**
+ * Whether the site's core and components may be hard links to the user's files: only when native PHP runs in
+ * bubblewrap, which mounts them read-only (unsandboxed or in Playground, a plugin writing into its own folder would
+ * write into the working tree).
+ */
+export function linksAreSafe(env: Pick<Environment, 'runtime' | 'sandbox'>): boolean {
+  return env.runtime === 'php' && env.sandbox.name === 'bubblewrap';
+}
+
 /** The progress line saying what holds the component's PHP. */
 export function sandboxLine(s: SandboxProbe): string {
   if (s.name === 'bubblewrap')

@@ -84,6 +84,12 @@ export interface PhpPaths {
 export interface CopyOptions extends Pick<WalkOptions, 'signal' | 'followOutside' | 'maxEntries' | 'maxBytes' | 'label'> {
   /** names never copied (default: .git, .svn, .hg, node_modules) */
   skipNames?: ReadonlySet<string>;
+  /**
+   * Hard links instead of copies where the file system allows (else a copy): five times faster on a large plugin. Only
+   * for trees nothing writes to afterwards, in a run whose sandbox mounts them read-only (a write through a link would
+   * change the user's own file).
+   */
+  link?: boolean;
 }
 
 /**
@@ -140,6 +146,7 @@ export async function copyTree(src: string, dst: string, opts: CopyOptions = {})
       const f = files[next++];
       const to = path.join(dst, ...f.rel.split('/'));
       // A large file is checked for holes: a sparse file is copied sparse (it does not grow to its apparent size).
+      if (opts.link && (await fs.link(f.abs, to).then(() => true, () => false))) continue;
       if (f.size >= SPARSE_CHECK_BYTES && (await isSparse(f.abs))) await copySparse(f.abs, to);
       else await fs.copyFile(f.abs, to);
     }
@@ -203,6 +210,11 @@ export async function buildSite(
     site?: { members: MeasuredComponent[]; configsFile: string };
     /** told what a copy of a component left out ('the component', 'the baseline copy', 'the parent theme') */
     onSkipped?: (what: string, skipped: SkippedEntry[]) => void;
+    /**
+     * Core and the components hard-linked where the file system allows (CopyOptions.link): only when the measured PHP
+     * runs in bubblewrap, which mounts them read-only. Nothing WP Bench writes later goes into those trees.
+     */
+    link?: boolean;
   },
 ): Promise<Site> {
   const siteDir = path.join(root, 'site');
@@ -220,7 +232,7 @@ export async function buildSite(
   for (const d of CORE_DIRS) {
     const from = path.join(opts.core, d);
     const st = await fs.lstat(from).catch(() => undefined);
-    if (st?.isDirectory()) skippedCore.push(...(await copyTree(from, path.join(siteDir, d), { ...CORE_COPY, signal: opts.signal })).map((x) => ({ ...x, rel: `${d}/${x.rel}` })));
+    if (st?.isDirectory()) skippedCore.push(...(await copyTree(from, path.join(siteDir, d), { ...CORE_COPY, signal: opts.signal, link: opts.link })).map((x) => ({ ...x, rel: `${d}/${x.rel}` })));
     else if (st) skippedCore.push({ rel: d, why: st.isSymbolicLink() ? 'a link (core folders are copied only as folders)' : 'not a folder' });
   }
   for (const f of CORE_ROOT_FILES) {
@@ -267,7 +279,7 @@ export async function buildSite(
   const install = async (c: MeasuredComponent, suffix: string): Promise<{ target: string; template?: string }> => {
     const what = suffix ? 'the baseline copy' : 'the component';
     const copy = async (from: string, to: string, label: string) => {
-      const skipped = await copyTree(from, to, { signal: opts.signal, label });
+      const skipped = await copyTree(from, to, { signal: opts.signal, label, link: opts.link });
       if (skipped.length) opts.onSkipped?.(label, skipped);
     };
     if (c.kind === 'plugin' && c.mustUse) {

@@ -58,7 +58,16 @@ export function mergeSiteRecords(records: readonly unknown[]): SiteRecord {
       shard: undefined,
       shards: n,
       configurations: recs.reduce((a, r) => a + r.local.configurations, 0),
+      rounds_taken: mergedRounds(recs),
       duration_s: Math.max(...recs.map((r) => r.local.duration_s)),
     },
   };
+}
+
+/** The shards' rounds taken: the fewest and most of any, the median of their medians (absent when none kept them). */
+function mergedRounds(recs: readonly SiteRecord[]): SiteRecord['local']['rounds_taken'] {
+  const all = recs.flatMap((r) => (r.local.rounds_taken ? [r.local.rounds_taken] : []));
+  if (!all.length) return undefined;
+  const meds = all.map((x) => x.median).sort((a, b) => a - b);
+  return { min: Math.min(...all.map((x) => x.min)), median: meds[meds.length >> 1], max: Math.max(...all.map((x) => x.max)) };
 }

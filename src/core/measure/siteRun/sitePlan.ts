@@ -99,6 +99,35 @@ export function roundOrder<T extends { id: string }>(configs: readonly T[], r: n
   return out;
 }
 
+/** A --site run's warm-up rounds (every configuration's one-time work: opcache, first-request redirects, options). */
+export const SITE_WARMUP = 1;
+/**
+ * The measured rounds every configuration gets at least: memory and queries are exact, so two asks apart in time
+ * check them (stateDependent); the third makes a TTFB median and its interval.
+ */
+export const SITE_MIN_ROUNDS = 3;
+/**
+ * The most measured rounds a configuration gets by default (--rounds sets it): on a real 30-plugin site here every
+ * configuration's TTFB varied by ±5–15 % request to request (work a plugin does now and then), so none settled within
+ * 9 rounds and 9 took 4.3 minutes; 5 keep it under 3 with the spread said beside every figure.
+ */
+export const SITE_ROUNDS = 5;
+/** A TTFB median is settled when its 95 % interval's half-width is at most this share of it (or the 1 ms floor). */
+export const TTFB_SETTLED_SHARE = 0.03;
+
+/**
+ * Whether a configuration's TTFB needs no more rounds: at least `min` of them, and the 95 % interval of the median
+ * (from the median absolute deviation: a robust σ of 1.4826 MAD, the median's standard error 1.2533 σ/√n) within
+ * TTFB_SETTLED_SHARE of it, or within the noise floor. Later rounds are asked only of those not settled, up to --rounds.
+ */
+export function ttfbSettled(ttfbs: readonly number[], min = SITE_MIN_ROUNDS): boolean {
+  if (ttfbs.length < Math.max(2, min)) return false;
+  const med = median([...ttfbs]);
+  const mad = median(ttfbs.map((x) => Math.abs(x - med)));
+  const half = (1.96 * 1.2533 * 1.4826 * mad) / Math.sqrt(ttfbs.length);
+  return half <= Math.max(NOISE_FLOOR.ttfb_ms, TTFB_SETTLED_SHARE * med);
+}
+
 export interface Figures {
   ttfb_delta_ms: number;
   memory_delta_kb: number;
@@ -171,6 +200,28 @@ function diff(a: Medians | null, b: Medians | null, sa?: readonly Sample[], sb?:
 /** Samples per configuration id and context (the measured rounds only). */
 export type SiteSamples = Record<string, Partial<Record<MeasureContext, Sample[]>>>;
 
+/**
+ * One warm-up round settles most configurations; a real site's admin sometimes does its one-time work (a plugin's
+ * database upgrade after a setup wizard's redirect) one request later. A configuration whose first measured round
+ * differs from its later ones (queries, or memory by more than `toleranceKb`) while those agree with each other was
+ * still settling: that round is taken out, as a second warm-up would have. Returns the "config context" keys trimmed.
+ */
+export function dropSettling(samples: SiteSamples, toleranceKb = 64): string[] {
+  const out: string[] = [];
+  const same = (a: Sample, b: Sample) => a.queries === b.queries && Math.abs(a.memoryBytes - b.memoryBytes) <= toleranceKb * 1024;
+  for (const [config, byCtx] of Object.entries(samples)) {
+    for (const [ctx, list] of Object.entries(byCtx) as Array<[MeasureContext, Sample[] | undefined]>) {
+      if (!list || list.length < 3) continue;
+      const rest = list.slice(1);
+      if (!same(list[0], list[1]) && rest.every((x) => same(x, rest[0]))) {
+        byCtx[ctx] = rest;
+        out.push(`${config} ${ctx}`);
+      }
+    }
+  }
+  return out;
+}
+
 /** A configuration whose exact figures (queries, memory) changed between its rounds: its state moved during the run. */
 export interface StateDependent {
   config: string;
@@ -181,7 +232,8 @@ export interface StateDependent {
 
 /**
  * The configurations whose queries differ between rounds, or whose memory does by more than `toleranceKb` (queries and
- * memory repeat exactly when a configuration starts from the same state each time): named, never averaged away.
+ * memory repeat exactly when a configuration starts from the same state each time), beyond what their base varies by:
+ * named, never averaged away.
  */
 export function stateDependent(samples: SiteSamples, toleranceKb = 64): StateDependent[] {
   const ranges = (list: readonly Sample[]) => {
@@ -194,10 +246,12 @@ export function stateDependent(samples: SiteSamples, toleranceKb = 64): StateDep
     for (const [ctx, list] of Object.entries(byCtx) as Array<[MeasureContext, Sample[] | undefined]>) {
       if (!list || list.length < 2) continue;
       const { q: qr, m: mr } = ranges(list);
-      // Clean WordPress's own variation in this context (a transient of core's expiring now and then) is everyone's:
-      // a configuration counts only what it varies beyond it. The clean site itself is listed when it varies at all.
-      const clean = config === 'clean' ? undefined : samples.clean?.[ctx];
-      const base = clean && clean.length >= 2 ? ranges(clean) : undefined;
+      // What a configuration's base varies by itself (a transient expiring now and then: time, not another
+      // configuration's state) is not counted against it: clean WordPress's for the stack and each member alone, the
+      // stack's for the stack without a member (it runs the same plugins' periodic work). Clean is listed when it varies at all.
+      const baseId = config === 'clean' ? undefined : config.startsWith('without:') ? 'stack' : 'clean';
+      const of = baseId ? samples[baseId]?.[ctx] : undefined;
+      const base = of && of.length >= 2 ? ranges(of) : undefined;
       const qWidth = qr[1] - qr[0] - (base ? base.q[1] - base.q[0] : 0);
       const mWidth = mr[1] - mr[0] - (base ? base.m[1] - base.m[0] : 0);
       if (qWidth > 0 || mWidth > toleranceKb) out.push({ config, context: ctx, queries: qr, memory_kb: mr });

@@ -45,7 +45,12 @@ export interface SiteRecord {
     wordpress: string;
     php: string;
     runtime: string;
+    /** the cap of measured rounds (--rounds): a configuration whose TTFB settles sooner stops sooner */
     rounds: number;
+    /** warm-up rounds (absent in records from before it was kept) */
+    warmup_rounds?: number;
+    /** the measured rounds configurations took per context: fewest, median, most (absent before adaptive rounds) */
+    rounds_taken?: { min: number; median: number; max: number };
     configurations: number;
     duration_s: number;
     /** `--shard K/N`: the share this record measured */

@@ -17,10 +17,10 @@ import { withOpenSite } from '../run/openSite';
 import { measuredText, ownTables, phpErrorText, type LiveSite } from '../site/siteClient';
 import { siteConfigsJson } from '../php/sitePhp';
 import { requestContext, type Outcome } from '../run/rounds';
-import { DEFAULT_ROUNDS, DEFAULT_WARMUP, MeasureError, type MeasureOptions } from '../options/runOptions';
-import { findEnvironment } from '../runtime/runtimeChoice';
+import { MeasureError, type MeasureOptions } from '../options/runOptions';
+import { findEnvironment, linksAreSafe } from '../runtime/runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from '../site/site';
-import { inShard, roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteConfig, type SiteSamples } from './sitePlan';
+import { dropSettling, inShard, roundOrder, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP, siteArithmetic, siteConfigs, stateDependent, ttfbSettled, type SiteConfig, type SiteSamples } from './sitePlan';
 import { underDeadline } from '../run/engine';
 import { sourceHash } from '../record/cache';
 
@@ -103,17 +103,22 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
   const { results, plugins, theme, dropIns } = await inventory(root, o, progress);
   const measuredAt = new Date().toISOString();
   // What each member's files were when the run started: the editor marks the record stale when one changes.
-  const hashes = new Map<MeasuredComponent, { path: string; hash: string }>();
-  for (const m of [...plugins, ...(theme ? [theme] : [])]) {
-    const hash = await sourceHash(m.c, { signal: o.signal }).catch(() => undefined);
-    if (hash) hashes.set(m.c, { path: path.relative(root, m.c.source).split(path.sep).join('/'), hash });
-  }
+  // Read while the site is built (on a large site, seconds of reading); awaited when the record is made.
+  const hashing = (async () => {
+    const hashes = new Map<MeasuredComponent, { path: string; hash: string }>();
+    for (const m of [...plugins, ...(theme ? [theme] : [])]) {
+      const hash = await sourceHash(m.c, { signal: o.signal }).catch(() => undefined);
+      if (hash) hashes.set(m.c, { path: path.relative(root, m.c.source).split(path.sep).join('/'), hash });
+    }
+    return hashes;
+  })();
+  hashing.catch(() => undefined);
   // The site's own WordPress (web/wp, wp, wordpress, … or the site's root itself) comes first, wherever the command
   // was run from; an explicit --wordpress or --sqlite-integration stays relative to where it was typed.
   const env = await findEnvironment(o.wordpress || o.sqliteIntegration ? o : { ...o, cwd: root });
   if (env.runtime !== 'php') throw new MeasureError('--site needs the native php runtime (Playground measures one component at a time)', 8);
-  const rounds = o.rounds ?? DEFAULT_ROUNDS;
-  const warmup = o.warmup ?? DEFAULT_WARMUP;
+  const rounds = o.rounds ?? SITE_ROUNDS;
+  const warmup = o.warmup ?? SITE_WARMUP;
   const members: Member[] = [...plugins, ...(theme ? [theme] : [])];
   if (!members.length) throw new MeasureError(`no plugin or theme installed in ${root} to measure as a site`, 2);
   const regular = plugins.filter((m) => !m.c.mustUse);
@@ -164,7 +169,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
     async (runRoot, dbConn) => {
       siteRoot = runRoot;
       await fs.mkdir(path.join(runRoot, 'work'), { recursive: true });
-      const site = await buildSite(runRoot, { core: env.core, component: members[0].c, sqlite: env.sqlite, db: dbConn, signal: o.signal, site: { members: members.map((m) => m.c), configsFile: configsFile() } });
+      const site = await buildSite(runRoot, { core: env.core, component: members[0].c, sqlite: env.sqlite, db: dbConn, signal: o.signal, site: { members: members.map((m) => m.c), configsFile: configsFile() }, link: linksAreSafe(env) });
       targets = site.members!;
       muFolders = site.muFolders!;
       configs = plan(site.baseTheme, new Set());
@@ -204,6 +209,12 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       }
       configs = plan(site.baseTheme, left);
       await writeConfigs(configs);
+      // Where a member's code is in the throwaway site ("/wp-content/plugins/acme/"), as PHP's errors name it.
+      const siteFolder = (m: Member) => {
+        const t = targets.get(m.c)?.target;
+        if (!t || m.c.mustUse || (m.c.kind === 'plugin' && !t.includes('/'))) return undefined;
+        return m.c.kind === 'theme' ? `/wp-content/themes/${t}/` : `/wp-content/plugins/${t.slice(0, t.indexOf('/'))}/`;
+      };
       const ask = (cfg: SiteConfig, ctx: MeasureContext) => requestContext(running, cookie, ctx, { 'X-WPBench-Config': cfg.id });
       // While checking: a redirect is asked again once (a setup wizard's one-time redirect is not a failure).
       const settled = async (cfg: SiteConfig, ctx: MeasureContext) => {
@@ -227,7 +238,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
             leftWhy.set(mu.c, `it breaks every request (${ctx}: ${out.fail.reason}: ${firstLine(out.fail.php_error ?? '')})`);
             break;
           }
-          const found = await findBreaker([...regular, ...(theme ? [theme] : []), ...mus].filter((m) => !left.has(m.c)), configs, settled, ctx, out.fail);
+          const found = await findBreaker([...regular, ...(theme ? [theme] : []), ...mus].filter((m) => !left.has(m.c)), siteFolder, configs, settled, ctx, out.fail);
           if (found) {
             // A must-use plugin loads on every request of its folder: taken out of the throwaway site's folders.
             if (found.m.c.mustUse) await dropMu(site.siteDir, found.m.c, muFolders);
@@ -256,19 +267,24 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       if (shard) progress(`shard ${shard.k}/${shard.n}: ${shardOf.size} of the members alone and in the site, ${measuredConfigs.length} configurations`);
       if (skippedTables.length) progress(`warning: not copied into each configuration's tables (a view, or a name over MySQL's 64 characters once prefixed): ${skippedTables.slice(0, 5).join(', ')}${skippedTables.length > 5 ? `, and ${skippedTables.length - 5} more` : ''}; configurations read the stack's`);
       if (!site.ownTables) progress('warning: on SQLite every configuration shares one database: what one writes the next reads (a real MariaDB/MySQL server gives each its own tables; --db auto or mysql://…)');
-      const samples = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress });
+      const { samples, taken } = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress });
+      // A first measured round of one-time work (the rest agreeing) counts as warm-up.
+      const settling = dropSettling(samples);
+      if (settling.length) progress(`${settling.length === 1 ? `${settling[0]} was` : `${settling.length} configuration contexts were`} still doing one-time work in the first measured round (the later rounds agree): that round counted as warm-up`);
       // Each configuration was asked every round: its queries and memory must repeat. One whose did not is named.
       const moved = stateDependent(samples);
       // What WordPress itself does now and then (a transient expiring: time, not another configuration's state)
       // varies the clean site too: said once, and a configuration is named only when it varies more than that.
       for (const d of moved.filter((x) => x.config === 'clean')) progress(`clean WordPress itself varied between rounds (${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB: something it does now and then, such as a transient expiring); every configuration shares that`);
-      for (const d of moved.filter((x) => x.config !== 'clean')) progress(`warning: configuration ${d.config} is state-dependent (${d.context}: ${d.queries[0] === d.queries[1] ? `${d.queries[0]} queries` : `${d.queries[0]}–${d.queries[1]} queries`}, ${d.memory_kb[0]}–${d.memory_kb[1]} KB between rounds): its figures are marked`);
+      for (const d of moved.filter((x) => x.config === 'stack')) progress(`warning: the stack itself varied between rounds (${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB): something its plugins do now and then, such as a transient expiring; its figures are marked, and each configuration without a member is judged against it`);
+      for (const d of moved.filter((x) => x.config !== 'clean' && x.config !== 'stack')) progress(`warning: configuration ${d.config} is state-dependent (${d.context}: ${d.queries[0] === d.queries[1] ? `${d.queries[0]} queries` : `${d.queries[0]}–${d.queries[1]} queries`}, ${d.memory_kb[0]}–${d.memory_kb[1]} KB between rounds): its figures are marked`);
       const measured = [...regular, ...(theme ? [theme] : []), ...mus];
       // A must-use plugin loaded by another's loader file is measured with it (one unit), said in its note.
       const withLoader = (m: Member) => (m.c.mustUse && !muFolders.has(m.c) ? mus.find((o) => muFolders.has(o.c) && o.c.mainFile === m.c.mainFile) : undefined);
       const elsewhere = (m: Member) => !!shard && !left.has(m.c) && !withLoader(m) && !shardOf.has(memberId(m));
       const ids = measured.filter((m) => !left.has(m.c) && !withLoader(m) && !elsewhere(m)).map(memberId);
       const a = siteArithmetic(samples, ids);
+      const hashes = await hashing;
       for (const m of measured) {
         const fig = a.components[memberId(m)];
         const unit = withLoader(m);
@@ -292,6 +308,8 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
           php: installed.php_version,
           runtime: env.runtime,
           rounds,
+          warmup_rounds: warmup,
+          rounds_taken: roundsTaken(taken),
           configurations: measuredConfigs.length,
           ...(shard ? { shard } : {}),
           duration_s: Math.round((Date.now() - started) / 100) / 10,
@@ -307,57 +325,93 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
  */
 async function findBreaker(
   members: Member[],
+  folderOf: (m: Member) => string | undefined,
   configs: SiteConfig[],
   settled: (cfg: SiteConfig, ctx: MeasureContext) => Promise<Outcome>,
   ctx: MeasureContext,
   fail: NullReason,
 ): Promise<{ m: Member; why: string } | undefined> {
   const cfgOf = (id: string) => configs.find((c) => c.id === id);
-  for (const m of members) {
+  const breaks = async (m: Member) => {
     const cfg = cfgOf(`without:${memberId(m)}`);
-    if (cfg && 'ok' in (await settled(cfg, ctx))) {
-      return { m, why: `${fail.reason.startsWith('redirect') ? 'with it the stack redirects' : 'it breaks the stack'} (${ctx}: ${fail.reason}${fail.php_error ? `: ${firstLine(fail.php_error)}` : ''})` };
-    }
-  }
-  // No single cause: the first that fails on its own in this context.
-  for (const m of members) {
+    return cfg && 'ok' in (await settled(cfg, ctx)) ? { m, why: `${fail.reason.startsWith('redirect') ? 'with it the stack redirects' : 'it breaks the stack'} (${ctx}: ${fail.reason}${fail.php_error ? `: ${firstLine(fail.php_error)}` : ''})` } : undefined;
+  };
+  const failsAlone = async (m: Member) => {
     const cfg = cfgOf(`alone:${memberId(m)}`);
     const alone = cfg ? await settled(cfg, ctx) : undefined;
-    if (alone && 'fail' in alone) return { m, why: `it fails on its own (${ctx}: ${alone.fail.reason}${alone.fail.php_error ? `: ${firstLine(alone.fail.php_error)}` : ''})` };
+    return alone && 'fail' in alone ? { m, why: `it fails on its own (${ctx}: ${alone.fail.reason}${alone.fail.php_error ? `: ${firstLine(alone.fail.php_error)}` : ''})` } : undefined;
+  };
+  // The members whose folder PHP's error names first, both ways (a parse error in a theme's file, a plugin's fatal
+  // error; two members failing at once make the stack without either fail still): on a 30-plugin site each try is a
+  // request of the whole stack.
+  const named = (m: Member) => !!fail.php_error && !!folderOf(m) && fail.php_error.includes(folderOf(m)!);
+  for (const m of members.filter(named)) {
+    const found = (await breaks(m)) ?? (await failsAlone(m));
+    if (found) return found;
+  }
+  const rest = members.filter((m) => !named(m));
+  for (const m of rest) {
+    const found = await breaks(m);
+    if (found) return found;
+  }
+  // No single cause: the first that fails on its own in this context.
+  for (const m of rest) {
+    const found = await failsAlone(m);
+    if (found) return found;
   }
   return undefined;
 }
 
 /**
- * The rounds: in each, every context, every configuration in a rotated order. A configuration that fails in a
- * context has no figure there; the clean site failing ends the run. Returns the measured rounds' samples.
+ * The rounds: in each, every context, every configuration still open in a rotated order (the clean site and the stack
+ * again every BASELINE_EVERY others). Every configuration is asked at least SITE_MIN_ROUNDS times (its memory and
+ * queries checked between them); after that only those whose TTFB has not settled (ttfbSettled), and the clean site and
+ * the stack while any other is open, up to `rounds`. A configuration that fails in a context has no figure there; the
+ * clean site failing ends the run. Returns the measured rounds' samples and how many rounds each took.
  */
 async function siteRounds(
   configs: SiteConfig[],
   ask: (cfg: SiteConfig, ctx: MeasureContext) => Promise<Outcome>,
   p: { rounds: number; warmup: number; check: () => void; progress: (l: string) => void },
-): Promise<SiteSamples> {
+): Promise<{ samples: SiteSamples; taken: number[] }> {
   const { rounds, warmup, check, progress } = p;
   const samples: SiteSamples = {};
   const failed = new Map<string, string>();
-  const total = warmup + rounds;
-  // The time left, from the requests so far (every configuration costs about alike over a round).
+  const min = Math.min(rounds, SITE_MIN_ROUNDS);
+  const list = (id: string, ctx: MeasureContext) => samples[id]?.[ctx] ?? [];
+  const baseline = (c: SiteConfig) => c.id === 'clean' || c.id === 'stack';
+  // Open: not failed there, and under the minimum, or not settled and under the cap.
+  const open = (c: SiteConfig, ctx: MeasureContext, r: number) => {
+    if (failed.has(`${c.id} ${ctx}`)) return false;
+    if (r < warmup + min) return true;
+    if (r >= warmup + rounds) return false;
+    return !ttfbSettled(list(c.id, ctx).map((x) => x.ttfbMs), min);
+  };
+  const openIn = (ctx: MeasureContext, r: number) => {
+    const others = configs.filter((c) => !baseline(c) && open(c, ctx, r));
+    // The two baselines are asked while anything measured against them is (or while their own TTFB is unsettled).
+    return configs.filter((c) => (baseline(c) ? others.length > 0 || open(c, ctx, r) : others.includes(c)));
+  };
+  // The time left, from the requests so far and those still to ask (as if every open configuration took the cap).
   const t0 = Date.now();
   let asked = 0;
-  const left = (perRound: number) => {
-    const all = total * CONTEXTS.length * perRound;
-    if (asked < 5 || asked >= all) return '';
-    const s = ((Date.now() - t0) / asked) * (all - asked) / 1000;
+  const left = (r: number, rest: number) => {
+    if (asked < 5) return '';
+    const later = CONTEXTS.reduce((a, ctx) => a + openIn(ctx, r).length, 0) * Math.max(0, warmup + rounds - r - 1);
+    const s = ((Date.now() - t0) / asked) * (rest + later) / 1000;
     return `, about ${s >= 90 ? `${Math.round(s / 60)} min` : `${Math.max(1, Math.round(s))} s`} left`;
   };
-  for (let r = 0; r < total; r++) {
+  for (let r = 0; r < warmup + rounds; r++) {
     const warm = r < warmup;
-    for (const ctx of CONTEXTS) {
-      const order = roundOrder(configs, r);
+    const plan = CONTEXTS.map((ctx) => ({ ctx, order: roundOrder(openIn(ctx, r), r) }));
+    if (plan.every((x) => !x.order.length)) break;
+    let rest = plan.reduce((a, x) => a + x.order.length, 0);
+    for (const { ctx, order } of plan) {
       for (const [i, cfg] of order.entries()) {
         check();
+        rest--;
         if (failed.has(`${cfg.id} ${ctx}`)) continue;
-        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}${left(order.length)}`);
+        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}${left(r, rest)}`);
         const out = await ask(cfg, ctx);
         asked++;
         if ('fail' in out) {
@@ -375,7 +429,16 @@ async function siteRounds(
     const [id, ctx] = key.split(' ');
     delete samples[id]?.[ctx as MeasureContext];
   }
-  return samples;
+  // The measured rounds of each configuration and context (the baselines' extra asks within a round not counted).
+  const taken = configs.filter((c) => !baseline(c)).flatMap((c) => CONTEXTS.map((ctx) => list(c.id, ctx).length).filter((n) => n > 0));
+  return { samples, taken };
+}
+
+/** The fewest, median and most measured rounds a configuration took in a context (TTFB settled, or the cap). */
+function roundsTaken(taken: number[]): { min: number; median: number; max: number } | undefined {
+  if (!taken.length) return undefined;
+  const s = [...taken].sort((a, b) => a - b);
+  return { min: s[0], median: s[s.length >> 1], max: s[s.length - 1] };
 }
 
 /** A member's id in the configurations ("plugin:SLUG", "mu:SLUG", "theme:SLUG"). */

@@ -1,7 +1,7 @@
 // measure --site: the configurations of a stack and the arithmetic over their medians.
 import * as assert from 'node:assert/strict';
 import type { Sample } from '../../../../src/core/measure/record/method';
-import { configOrder, inNoise, roundOrder, siteArithmetic, siteConfigs, stateDependent, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
+import { configOrder, dropSettling, inNoise, roundOrder, siteArithmetic, siteConfigs, stateDependent, ttfbSettled, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
 
 const s = (ttfbMs: number, kb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: kb * 1024, queries });
 /** The three figures, without their spread (tested apart below). */
@@ -121,6 +121,16 @@ describe('stateDependent: a configuration whose exact figures move between round
     };
     assert.deepEqual(stateDependent(samples).map((d) => d.config), ['clean', 'without:plugin:a']);
   });
+  it('the stack without a member is judged against the stack: its plugins\' periodic work (a transient every minute) names the stack once, not each of them', () => {
+    const samples: SiteSamples = {
+      clean: { admin: [s(40, 2500), s(40, 2500), s(40, 2500)] },
+      stack: { admin: [s(364, 16000), s(368, 16000), s(364, 16000)] },
+      'without:plugin:a': { admin: [s(360, 15000), s(360, 15000), s(364, 15000)] },
+      'without:plugin:b': { admin: [s(350, 15000), s(362, 15000), s(350, 15000)] },
+      'alone:plugin:a': { admin: [s(44, 3000), s(48, 3000), s(44, 3000)] },
+    };
+    assert.deepEqual(stateDependent(samples).map((d) => d.config), ['stack', 'without:plugin:b', 'alone:plugin:a']);
+  });
   it('a single sample per context says nothing either way', () => {
     assert.deepEqual(stateDependent({ stack: { homepage: [s(70, 6000)] } }), []);
   });
@@ -145,5 +155,45 @@ describe('the spread of every site figure, and what reads "within noise" (issue 
     assert.deepEqual(inNoise({ ttfb_delta_ms: 1.5, memory_delta_kb: 12, queries_delta: 0, spread: { ttfb_ms: 1.8, memory_kb: 0, queries: 0 } }), { ttfb: true, memory: true, queries: false });
     assert.deepEqual(inNoise({ ttfb_delta_ms: -2.5, memory_delta_kb: 400, queries_delta: 3, spread: { ttfb_ms: 1.8, memory_kb: 100, queries: 4 } }), { ttfb: false, memory: false, queries: true });
     assert.deepEqual(inNoise({ ttfb_delta_ms: 0.1, memory_delta_kb: 1, queries_delta: 0 }), { ttfb: false, memory: false, queries: false });
+  });
+});
+
+describe('ttfbSettled: a configuration asked again only while its TTFB median is unsettled', () => {
+  it('never before the minimum of rounds, however alike the times', () => {
+    assert.equal(ttfbSettled([50, 50]), false);
+    assert.equal(ttfbSettled([50, 50, 50], 4), false);
+    assert.equal(ttfbSettled([50, 50, 50, 50], 4), true);
+  });
+  it('settled when the median\'s 95 % interval is within 3 % of it: 100 ms ± 1 ms over three rounds', () => {
+    // MAD 1 → half-width 1.96 × 1.2533 × 1.4826 × 1 / √3 ≈ 2.1 ms ≤ 3 ms
+    assert.equal(ttfbSettled([99, 100, 101]), true);
+  });
+  it('not settled when the spread is wide for the median: 100 ms ± 5 ms over three, settled with more rounds that agree', () => {
+    assert.equal(ttfbSettled([95, 100, 105]), false);
+    assert.equal(ttfbSettled([95, 100, 105, 100, 100, 101, 99, 100, 100]), true);
+  });
+  it('a small median is settled within the 1 ms noise floor, not 3 % of it', () => {
+    // 10 ms ± 0.4: half-width ≈ 0.84 ms, over 3 % (0.3 ms) but under the floor
+    assert.equal(ttfbSettled([9.6, 10, 10.4]), true);
+    assert.equal(ttfbSettled([8, 10, 12]), false);
+  });
+});
+
+describe('dropSettling: a first measured round of one-time work counts as warm-up', () => {
+  const s = (queries: number, kb: number): Sample => ({ ttfbMs: 10, memoryBytes: kb * 1024, queries });
+  it('takes out the first round when it differs and the later rounds agree', () => {
+    const samples: SiteSamples = { 'without:plugin:a': { admin: [s(142, 8939), s(110, 5992), s(110, 5992), s(110, 6000)] } };
+    assert.deepEqual(dropSettling(samples), ['without:plugin:a admin']);
+    assert.deepEqual(samples['without:plugin:a'].admin!.map((x) => x.queries), [110, 110, 110]);
+  });
+  it('keeps every round when the later ones disagree too (state-dependent, named by stateDependent), when the first agrees, or with fewer than three', () => {
+    const samples: SiteSamples = {
+      moving: { admin: [s(142, 8939), s(110, 5992), s(120, 5992)] },
+      steady: { admin: [s(110, 5992), s(110, 5992), s(110, 5992)] },
+      short: { admin: [s(142, 8939), s(110, 5992)] },
+    };
+    assert.deepEqual(dropSettling(samples), []);
+    assert.equal(samples.moving.admin!.length, 3);
+    assert.equal(samples.short.admin!.length, 2);
   });
 });
