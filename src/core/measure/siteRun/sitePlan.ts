@@ -75,7 +75,7 @@ export function configOrder<T>(configs: readonly T[], r: number): T[] {
 }
 
 /** How many configurations apart the clean site and the stack are asked again within a round. */
-export const BASELINE_EVERY = 12;
+export const BASELINE_EVERY = 20;
 
 /**
  * A round's requests in a context: the rotated order, with the clean site and the stack asked again after every
@@ -109,9 +109,9 @@ export const SITE_MIN_ROUNDS = 3;
 /**
  * The most measured rounds a configuration gets by default (--rounds sets it): on a real 30-plugin site here every
  * configuration's TTFB varied by ±5–15 % request to request (work a plugin does now and then), so none settled within
- * 9 rounds and 9 took 4.3 minutes; 5 keep it under 3 with the spread said beside every figure.
+ * 9 rounds, and 9 took over 4 minutes; 4 keep it under 3, with the spread said beside every figure.
  */
-export const SITE_ROUNDS = 5;
+export const SITE_ROUNDS = 4;
 /** A TTFB median is settled when its 95 % interval's half-width is at most this share of it (or the 1 ms floor). */
 export const TTFB_SETTLED_SHARE = 0.03;
 

@@ -36,11 +36,11 @@ describe('measure --site: configurations and arithmetic', () => {
     assert.deepEqual(configOrder([], 5), []);
   });
 
-  it('a large site asks the clean site and the stack again after every 12 other configurations; a small one as is', () => {
-    const cfgs = ['clean', 'stack', ...Array.from({ length: 26 }, (_, i) => `c${i}`)].map((id) => ({ id }));
+  it('a large site asks the clean site and the stack again after every 20 other configurations; a small one as is', () => {
+    const cfgs = ['clean', 'stack', ...Array.from({ length: 46 }, (_, i) => `c${i}`)].map((id) => ({ id }));
     const order = roundOrder(cfgs, 0).map((c) => c.id);
-    assert.equal(order.length, 28 + 2 * 2, 'two more pairs for 26 others');
-    assert.deepEqual(order.slice(0, 16), ['clean', 'stack', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11', 'clean', 'stack']);
+    assert.equal(order.length, 48 + 2 * 2, 'two more pairs for 46 others');
+    assert.deepEqual(order.slice(0, 24), ['clean', 'stack', ...Array.from({ length: 20 }, (_, i) => `c${i}`), 'clean', 'stack']);
     assert.equal(order.filter((id) => id === 'clean').length, 3);
     assert.deepEqual(new Set(roundOrder(cfgs, 5).map((c) => c.id)), new Set(cfgs.map((c) => c.id)), 'every configuration every round');
     const small = ['clean', 'stack', 'a', 'b'].map((id) => ({ id }));
