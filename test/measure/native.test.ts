@@ -190,6 +190,42 @@ describe('wp-bench measure with the native php runtime', function () {
     }
   });
 
+  it('a plugin that requests the site itself (a background runner\'s loopback) gets WP Bench\'s error at once, in every context, not a timeout', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-loopback-'));
+    try {
+      // Before: the one-request-at-a-time server could not answer its own loopback; the call waited out its 5 s and
+      // failed with a timeout, which this plugin turns into a fatal error (the context would be null).
+      await fs.writeFile(
+        path.join(dir, 'loopback.php'),
+        `<?php\n/**\n * Plugin Name: Calibration: loopback\n */\nadd_action('init', function () {\n  $r = wp_remote_get(home_url('/?wpbench-loop=1'), array('timeout' => 5));\n  if (!is_wp_error($r) || strpos($r->get_error_message(), 'the site itself') === false) wpbench_loopback_was_not_refused(is_wp_error($r) ? $r->get_error_message() : 'answered');\n});\n`,
+      );
+      const r = await measure(opts(path.join(dir, 'loopback.php'), { rounds: 3 }));
+      for (const c of ['activation', 'homepage', 'admin'] as const) assert.ok(r.contexts[c], `${c} measured (null: ${JSON.stringify(r.local.null_reasons)})`);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const sandbox of ['auto', 'none'] as const) {
+    it(`a plugin writing into its own files never changes yours (sandbox ${sandbox}: ${sandbox === 'auto' ? 'hard links, read-only to PHP' : 'copies'})`, async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-selfwrite-'));
+      try {
+        const main = `<?php\n/**\n * Plugin Name: Calibration: writes into itself\n */\nadd_action('init', function () { @file_put_contents(__FILE__, "\\n// changed", FILE_APPEND); @file_put_contents(__DIR__ . '/data.txt', 'changed'); @unlink(__DIR__ . '/keep.txt'); });\n`;
+        await fs.mkdir(path.join(dir, 'self-write'));
+        await fs.writeFile(path.join(dir, 'self-write', 'self-write.php'), main);
+        await fs.writeFile(path.join(dir, 'self-write', 'data.txt'), 'original');
+        await fs.writeFile(path.join(dir, 'self-write', 'keep.txt'), 'keep');
+        const r = await measure(opts(path.join(dir, 'self-write'), { rounds: 1, sandbox }));
+        assert.ok(r.contexts.homepage, 'measured');
+        assert.equal(await fs.readFile(path.join(dir, 'self-write', 'self-write.php'), 'utf8'), main);
+        assert.equal(await fs.readFile(path.join(dir, 'self-write', 'data.txt'), 'utf8'), 'original');
+        assert.equal(await fs.readFile(path.join(dir, 'self-write', 'keep.txt'), 'utf8'), 'keep');
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
   it('a second run of unchanged files answers from the cache at once; a changed file measures again', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-cached-'));
     try {

@@ -113,8 +113,6 @@ export async function startPhpServer(
     '-d', 'opcache.memory_consumption=512',
     '-d', 'opcache.interned_strings_buffer=64',
     '-d', 'opcache.max_accelerated_files=100000',
-    // The code does not change during a run (read-only to PHP): no stat of every file every 2 s, as production sets it.
-    '-d', 'opcache.validate_timestamps=0',
     '-d', 'max_execution_time=120',
     '-S', `127.0.0.1:${port}`,
     '-t', site.siteDir,

@@ -163,7 +163,21 @@ interface Medians {
 
 function medians(xs: readonly Sample[] | undefined): Medians | null {
   if (!xs?.length) return null;
-  return { ttfb: median(xs.map((x) => x.ttfbMs)), memory: median(xs.map((x) => x.memoryBytes)), queries: median(xs.map((x) => x.queries)) };
+  return { ttfb: median(xs.map((x) => x.ttfbMs)), memory: median(xs.map((x) => x.memoryBytes)), queries: usualCount(xs.map((x) => x.queries)) };
+}
+
+/**
+ * The query count most requests of a configuration make (the lower of equally frequent counts). Queries repeat exactly
+ * but for work a plugin does now and then (a transient expiring every minute: a real site's stack read 87 or 91): a
+ * median moved with how often a configuration happened to be asked (the stack, asked again every 20 others, read 2
+ * queries apart from a second site of its own); the usual count does not.
+ */
+export function usualCount(xs: readonly number[]): number {
+  const n = new Map<number, number>();
+  for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1);
+  let best = xs[0];
+  for (const [x, k] of n) if (k > n.get(best)! || (k === n.get(best)! && x < best)) best = x;
+  return best;
 }
 
 const r1 = (x: number) => Math.round(x * 10) / 10;

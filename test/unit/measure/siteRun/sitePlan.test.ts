@@ -1,7 +1,7 @@
 // measure --site: the configurations of a stack and the arithmetic over their medians.
 import * as assert from 'node:assert/strict';
 import type { Sample } from '../../../../src/core/measure/record/method';
-import { configOrder, dropSettling, inNoise, roundOrder, siteArithmetic, siteConfigs, stateDependent, ttfbSettled, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
+import { configOrder, dropSettling, inNoise, roundOrder, siteArithmetic, siteConfigs, stateDependent, ttfbSettled, usualCount, type SiteSamples } from '../../../../src/core/measure/siteRun/sitePlan';
 
 const s = (ttfbMs: number, kb: number, queries: number): Sample => ({ ttfbMs, memoryBytes: kb * 1024, queries });
 /** The three figures, without their spread (tested apart below). */
@@ -195,5 +195,14 @@ describe('dropSettling: a first measured round of one-time work counts as warm-u
     assert.deepEqual(dropSettling(samples), []);
     assert.equal(samples.moving.admin!.length, 3);
     assert.equal(samples.short.admin!.length, 2);
+  });
+});
+
+describe('usualCount: the query count most requests make', () => {
+  it('the most frequent count; the lower of equally frequent ones; a single sample as is', () => {
+    assert.equal(usualCount([87, 91, 87, 87]), 87);
+    assert.equal(usualCount([91, 87, 91, 87]), 87);
+    assert.equal(usualCount([5]), 5);
+    assert.equal(usualCount([364, 368, 368, 370, 368]), 368);
   });
 });
