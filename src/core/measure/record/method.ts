@@ -23,6 +23,8 @@ export interface Sample {
   /** database errors during the request (wpdb's $EZSQL_ERROR), and the first one's text */
   dbErrors?: number;
   dbError?: string | null;
+  /** measure --site: the round it was asked in (configurations asked in different numbers of rounds pair by it) */
+  round?: number;
 }
 
 /** A context whose measured side had database errors the baseline had not: its figures are not representative. */

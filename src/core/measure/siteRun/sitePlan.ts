@@ -74,31 +74,6 @@ export function configOrder<T>(configs: readonly T[], r: number): T[] {
   return [...configs.slice(k), ...configs.slice(0, k)];
 }
 
-/** How many configurations apart the clean site and the stack are asked again within a round. */
-export const BASELINE_EVERY = 20;
-
-/**
- * A round's requests in a context: the rotated order, with the clean site and the stack asked again after every
- * `every` other configurations. Every "alone" is against the clean site and every "in the site" against the stack:
- * a baseline median that drift pushed aside would shift them all alike, and the sum of the parts N times over, so a
- * large site samples its two baselines more often (a site of up to `every` configurations is unchanged).
- */
-export function roundOrder<T extends { id: string }>(configs: readonly T[], r: number, every = BASELINE_EVERY): T[] {
-  const order = configOrder(configs, r);
-  const baselines = configs.filter((c) => c.id === 'clean' || c.id === 'stack');
-  const out: T[] = [];
-  let since = 0;
-  for (const c of order) {
-    out.push(c);
-    if (baselines.includes(c)) continue;
-    if (++since === every) {
-      since = 0;
-      out.push(...baselines);
-    }
-  }
-  return out;
-}
-
 /** A --site run's warm-up rounds (every configuration's one-time work: opcache, first-request redirects, options). */
 export const SITE_WARMUP = 1;
 /**
@@ -163,21 +138,7 @@ interface Medians {
 
 function medians(xs: readonly Sample[] | undefined): Medians | null {
   if (!xs?.length) return null;
-  return { ttfb: median(xs.map((x) => x.ttfbMs)), memory: median(xs.map((x) => x.memoryBytes)), queries: usualCount(xs.map((x) => x.queries)) };
-}
-
-/**
- * The query count most requests of a configuration make (the lower of equally frequent counts). Queries repeat exactly
- * but for work a plugin does now and then (a transient expiring every minute: a real site's stack read 87 or 91): a
- * median moved with how often a configuration happened to be asked (the stack, asked again every 20 others, read 2
- * queries apart from a second site of its own); the usual count does not.
- */
-export function usualCount(xs: readonly number[]): number {
-  const n = new Map<number, number>();
-  for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1);
-  let best = xs[0];
-  for (const [x, k] of n) if (k > n.get(best)! || (k === n.get(best)! && x < best)) best = x;
-  return best;
+  return { ttfb: median(xs.map((x) => x.ttfbMs)), memory: median(xs.map((x) => x.memoryBytes)), queries: median(xs.map((x) => x.queries)) };
 }
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -193,10 +154,29 @@ function iqr(xs: readonly number[]): number {
   return at(0.75) - at(0.25);
 }
 
-/** The spread of a − b: the IQR of the round-by-round differences (rounds paired when both have every round), else the two IQRs added. */
+/**
+ * The rounds both configurations were asked in, as pairs (the first ask of each in a round): configurations whose TTFB
+ * settled early have fewer rounds, and the clean site and the stack are asked more than once in a large site's round.
+ * Without round numbers, pairs by position when both have the same count.
+ */
+function pairs(a: readonly Sample[], b: readonly Sample[]): Array<[Sample, Sample]> | undefined {
+  if (a.every((x) => x.round !== undefined) && b.every((x) => x.round !== undefined)) {
+    const first = (xs: readonly Sample[]) => {
+      const m = new Map<number, Sample>();
+      for (const x of xs) if (!m.has(x.round!)) m.set(x.round!, x);
+      return m;
+    };
+    const fb = first(b);
+    const out = [...first(a)].flatMap(([r, x]) => (fb.has(r) ? [[x, fb.get(r)!] as [Sample, Sample]] : []));
+    return out.length >= 2 ? out : undefined;
+  }
+  return a.length === b.length ? a.map((x, i) => [x, b[i]]) : undefined;
+}
+
+/** The spread of a − b: the IQR of the round-by-round differences (the rounds both were asked in), else the two IQRs added. */
 function spreadOf(a: readonly Sample[], b: readonly Sample[]): NonNullable<Figures['spread']> {
-  const paired = a.length === b.length;
-  const of = (f: (x: Sample) => number) => (paired ? iqr(a.map((x, i) => f(x) - f(b[i]))) : iqr(a.map(f)) + iqr(b.map(f)));
+  const p = pairs(a, b);
+  const of = (f: (x: Sample) => number) => (p ? iqr(p.map(([x, y]) => f(x) - f(y))) : iqr(a.map(f)) + iqr(b.map(f)));
   return { ttfb_ms: r1(of((x) => x.ttfbMs)), memory_kb: Math.round(of((x) => x.memoryBytes) / 1024), queries: Math.round(of((x) => x.queries)) };
 }
 

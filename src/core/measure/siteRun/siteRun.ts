@@ -20,7 +20,7 @@ import { requestContext, type Outcome } from '../run/rounds';
 import { MeasureError, type MeasureOptions } from '../options/runOptions';
 import { findEnvironment, linksAreSafe } from '../runtime/runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from '../site/site';
-import { dropSettling, inShard, roundOrder, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP, siteArithmetic, siteConfigs, stateDependent, ttfbSettled, type SiteConfig, type SiteSamples } from './sitePlan';
+import { configOrder, dropSettling, inShard, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP, siteArithmetic, siteConfigs, stateDependent, ttfbSettled, type SiteConfig, type SiteSamples } from './sitePlan';
 import { underDeadline } from '../run/engine';
 import { sourceHash } from '../record/cache';
 
@@ -376,8 +376,10 @@ async function findBreaker(
 }
 
 /**
- * The rounds: in each, every context, every configuration still open in a rotated order (the clean site and the stack
- * again every BASELINE_EVERY others). Every configuration is asked at least SITE_MIN_ROUNDS times (its memory and
+ * The rounds: in each, every context, every configuration still open, once, in a rotated order. Every configuration
+ * is asked as often as the others: work a plugin does every so many seconds (a short transient) then falls alike on
+ * the stack and the stack without a member (the stack asked again every 20 others saw it less often: a real site's
+ * members read 2–3 activation queries low). Every configuration is asked at least SITE_MIN_ROUNDS times (its memory and
  * queries checked between them); after that only those whose TTFB has not settled (ttfbSettled), and the clean site and
  * the stack while any other is open, up to `rounds`. A configuration that fails in a context has no figure there; the
  * clean site failing ends the run. Returns the measured rounds' samples and how many rounds each took.
@@ -416,7 +418,7 @@ async function siteRounds(
   };
   for (let r = 0; r < warmup + rounds; r++) {
     const warm = r < warmup;
-    const plan = CONTEXTS.map((ctx) => ({ ctx, order: roundOrder(openIn(ctx, r), r) }));
+    const plan = CONTEXTS.map((ctx) => ({ ctx, order: configOrder(openIn(ctx, r), r) }));
     if (plan.every((x) => !x.order.length)) break;
     let rest = plan.reduce((a, x) => a + x.order.length, 0);
     for (const { ctx, order } of plan) {
@@ -436,7 +438,7 @@ async function siteRounds(
           continue;
         }
         if (warm) continue;
-        ((samples[cfg.id] ??= {})[ctx] ??= []).push(out.ok);
+        ((samples[cfg.id] ??= {})[ctx] ??= []).push({ ...out.ok, round: r });
       }
     }
   }
