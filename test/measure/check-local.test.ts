@@ -66,10 +66,7 @@ describe('wp-bench check --measure-local (native php, emulator on 127.0.0.1)', f
     assert.equal(r.siteTotal.homepage.queriesDelta, akismet.contexts.homepage.queriesDelta + 2);
 
     // A second run answers from the measure cache; every format marks the row.
-    const t0 = Date.now();
     const table = await run(['--measure-local']);
-    // A bound that only catches a hang (a measure from scratch takes seconds; how fast the cache answers is no test's).
-    assert.ok(Date.now() - t0 < 120_000, 'ended');
     assert.match(table.out, /acme-custom.*measured locally, PHP/);
     assert.match(table.out, /Site total: 1 from the benchmark API, 1 measured locally, 0 unknown/);
     const md = await run(['--measure-local', '--format', 'markdown']);

@@ -164,15 +164,14 @@ describe('wp-bench measure on a component with hostile files (native php)', func
       const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
       await new Promise((r) => setTimeout(r, 1500));
       assert.doesNotMatch(stderr, /building a throwaway site/, 'still walking');
-      const t0 = Date.now();
       child.kill('SIGTERM');
+      // A FIFO opened would block for good: then the run ends only at its own limit, saying "time limit", not
+      // "interrupted" (a hang beyond that is the suite's timeout's).
       const code = await exited;
-      const ms = Date.now() - t0;
-      // A FIFO opened would block for good: 15 s catches that, on any machine.
-      assert.ok(ms < 15_000, `ended ${ms} ms after SIGTERM: ${stderr}`);
       // SIGTERM is "interrupted" (exit 6; 130 is Ctrl-C's), said on stderr.
       assert.ok(code === 6 || code === 130, `exit ${code}: ${stderr}`);
       assert.match(stderr, /interrupted/);
+      assert.doesNotMatch(stderr, /time limit/, 'ended by SIGTERM, not by --timeout-s');
       assert.deepEqual(await fs.readdir(tmp), [], 'nothing left in its temp folder');
     } finally {
       await fs.rm(tmp, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/run/engine';
 import type { LocalRecord } from '../../src/core/measure/record/method';
 import { runCli } from '../../src/cli/index';
-import { alive, gone, listening, assertNothingLeft } from './helpers';
+import { alive, gone, listening, assertNothingLeft, nativeMeasureSuite } from './helpers';
 
 const FIX = path.resolve(__dirname, '..', 'fixtures', 'measure');
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -23,28 +23,7 @@ function assertMemory(actualKb: number, expectedKb: number, what: string) {
 }
 
 describe('wp-bench measure with the native php runtime', function () {
-  let cacheDir: string;
-  const made: Array<{ root?: string; pid?: number; port?: number }> = [];
-  const opts = (p: string, extra: Partial<MeasureOptions> = {}): MeasureOptions => ({
-    path: p,
-    runtime: 'php',
-    env: { ...process.env, WPBENCH_API_KEY: 'secret-must-not-reach-php' },
-    cwd: ROOT,
-    cacheDir,
-    noCache: true,
-    onResource: (r) => made.push(r),
-    ...extra,
-  });
-
-  before(async () => {
-    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-measure-test-cache-'));
-  });
-  after(async () => {
-    await fs.rm(cacheDir, { recursive: true, force: true });
-  });
-  afterEach(async () => {
-    await assertNothingLeft(made);
-  });
+  const { made, opts, cacheDir } = nativeMeasureSuite(ROOT, { ...process.env, WPBENCH_API_KEY: 'secret-must-not-reach-php' });
 
   it('a plugin that does nothing measures |memory| ≤ 64 KB and 0 queries in every context', async () => {
     const r = await measure(opts(path.join(FIX, 'noop')));
@@ -177,13 +156,11 @@ describe('wp-bench measure with the native php runtime', function () {
         path.join(dir, 'call-home.php'),
         `<?php\n/**\n * Plugin Name: Calibration: calls home\n */\nadd_action('init', function () { $GLOBALS['wpbench_call'] = wp_remote_get('http://127.0.0.2:${port}/phone-home', array('timeout' => 20)); });\n// The secret of the caller's environment is not visible to PHP.\nadd_action('init', function () { if (getenv('WPBENCH_API_KEY') !== false) wpbench_secret_leaked(); });\n`,
       );
-      const t0 = Date.now();
       const r = await measure(opts(path.join(dir, 'call-home.php'), { rounds: 3 }));
       assert.equal(connections, 0, 'no connection reached 127.0.0.2');
       assert.ok(r.contexts.activation, 'measured: the blocked call returned at once');
-      // Only a hang is caught here (the call waits up to 20 s when it is not refused): never a time judged against the clock.
+      // A hang (the call waits up to 20 s when it is not refused) is the suite's timeout's; no time is judged here.
       assert.ok(Number.isFinite(r.contexts.activation!.ttfb_delta_ms), `TTFB ${r.contexts.activation!.ttfb_delta_ms}`);
-      assert.ok(Date.now() - t0 < 120_000);
     } finally {
       listener.close();
       await fs.rm(dir, { recursive: true, force: true });
@@ -283,7 +260,7 @@ describe('wp-bench measure with the native php runtime', function () {
     const code = await runCli(['measure', path.join(FIX, 'noop'), '--json', '--rounds', '1', '--runtime', 'php', '--no-cache'], {
       out: (t) => out.push(t),
       err: (t) => err.push(t),
-      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir },
+      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir() },
       cwd: ROOT,
     });
     assert.equal(code, 0, err.join('\n'));
@@ -297,7 +274,7 @@ describe('wp-bench measure with the native php runtime', function () {
     const cli = path.join(ROOT, 'dist', 'cli.js');
     assert.ok(existsSync(cli), 'dist/cli.js is built (npm run test:measure builds it)');
     const child = spawn(process.execPath, [cli, 'measure', path.join(FIX, 'noop'), '--rounds', '50', '--no-cache'], {
-      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir },
+      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -334,7 +311,7 @@ describe('wp-bench measure with the native php runtime', function () {
   async function longRun(ready: RegExp) {
     const cli = path.join(ROOT, 'dist', 'cli.js');
     const child = spawn(process.execPath, [cli, 'measure', path.join(FIX, 'noop'), '--rounds', '50', '--no-cache'], {
-      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir },
+      env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir() },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -357,7 +334,7 @@ describe('wp-bench measure with the native php runtime', function () {
     await exited;
     assert.ok(existsSync(found.root), 'a killed run leaves its folder: nothing of it could clean up');
     const err: string[] = [];
-    const code = await runCli(['measure', path.join(FIX, 'noop'), '--rounds', '1', '--warmup', '1', '--no-cache'], { out: () => undefined, err: (t) => err.push(t), env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir }, cwd: ROOT });
+    const code = await runCli(['measure', path.join(FIX, 'noop'), '--rounds', '1', '--warmup', '1', '--no-cache'], { out: () => undefined, err: (t) => err.push(t), env: { ...process.env, WPBENCH_CACHE_DIR: cacheDir() }, cwd: ROOT });
     assert.equal(code, 0, err.join('\n'));
     assert.ok(err.some((l) => l.includes(`left by a killed run`) && l.includes(path.basename(found.root))), err.join('\n'));
     assert.equal(existsSync(found.root), false, 'the next run removed it');

@@ -7,34 +7,17 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/run/engine';
-import { assertNothingLeft, type Made } from './helpers';
+import { nativeMeasureSuite } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIX = path.join(ROOT, 'test', 'fixtures', 'measure');
 const OLD_CORE = path.join(ROOT, 'node_modules', '.cache', 'wp-bench-old-core', '5.7.14', 'usr', 'share', 'wordpress');
 
 describe('an old WordPress core (5.7) on today\'s PHP', function () {
-  const made: Made = [];
-  let cacheDir: string;
-  const opts = (extra: Partial<MeasureOptions>): MeasureOptions => ({
-    path: path.join(FIX, 'memory-queries'),
-    runtime: 'php',
-    env: process.env,
-    cwd: ROOT,
-    cacheDir,
-    noCache: true,
-    onResource: (r) => made.push(r),
-    ...extra,
-  });
-  before(async () => {
+  const { opts: measureOpts } = nativeMeasureSuite(ROOT);
+  const opts = (extra: Partial<MeasureOptions>) => measureOpts(path.join(FIX, 'memory-queries'), extra);
+  before(() => {
     assert.ok(existsSync(path.join(OLD_CORE, 'wp-includes', 'version.php')), `no WordPress 5.7 at ${OLD_CORE}: run bash scripts/install-measure-deps.sh`);
-    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-old-core-cache-'));
-  });
-  after(async () => {
-    await fs.rm(cacheDir, { recursive: true, force: true });
-  });
-  afterEach(async () => {
-    await assertNothingLeft(made);
   });
 
   it('installs on MariaDB and measures exactly: 4 MB and 5 queries in every context, the record says 5.7.14', async () => {
