@@ -213,28 +213,18 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       // stack, still on the tables of the activations, before every other configuration's tables are copied from them:
       // each starts where a real site is after its first visits. Copied earlier, every configuration went through the
       // redirects again, and the check below took each for a failure (37 s, and a member wrongly suspected, on a real site).
+      // While checking: a redirect is asked again (a setup wizard's one-time redirect is not a failure): the stack up to
+      // four times (several plugins' wizards in turn: a real site's went through two before its admin answered), the
+      // others once (each try of the search below is a request of its own).
+      const settled = (cfg: SiteConfig, ctx: MeasureContext) => throughRedirects(ask, cfg, ctx, cfg.id === 'stack' ? 4 : 1);
       await writeConfigs(configs, false);
-      const stackCfg = configs.find((c) => c.id === 'stack')!;
-      for (const ctx of CONTEXTS) {
-        for (let i = 0; i < 5; i++) {
-          const out = await ask(stackCfg, ctx);
-          if (!('fail' in out) || !out.fail.reason.startsWith('redirect')) break;
-        }
-      }
+      for (const ctx of CONTEXTS) await settled(configs.find((c) => c.id === 'stack')!, ctx);
       await writeConfigs(configs);
       // Where a member's code is in the throwaway site ("/wp-content/plugins/acme/"), as PHP's errors name it.
       const siteFolder = (m: Member) => {
         const t = targets.get(m.c)?.target;
         if (!t || m.c.mustUse || (m.c.kind === 'plugin' && !t.includes('/'))) return undefined;
         return m.c.kind === 'theme' ? `/wp-content/themes/${t}/` : `/wp-content/plugins/${t.slice(0, t.indexOf('/'))}/`;
-      };
-      // While checking: a redirect is asked again (a setup wizard's one-time redirect is not a failure): the stack up to
-      // four times (several plugins' wizards in turn: a real site's went through two before its admin answered), the
-      // others once (each try of the search below is a request of its own).
-      const settled = async (cfg: SiteConfig, ctx: MeasureContext) => {
-        let out = await ask(cfg, ctx);
-        for (let i = 0; i < (cfg.id === 'stack' ? 4 : 1) && 'fail' in out && out.fail.reason.startsWith('redirect'); i++) out = await ask(cfg, ctx);
-        return out;
       };
       // Then a member that breaks the stack (or fails on its own) is left out, and the plan made again.
       for (let attempt = 0; attempt <= plugins.length + 1; attempt++) {
@@ -403,35 +393,34 @@ async function siteRounds(
     return !ttfbSettled(list(c.id, ctx).map((x) => x.ttfbMs), min);
   };
   const openIn = (ctx: MeasureContext, r: number) => {
-    const others = configs.filter((c) => !baseline(c) && open(c, ctx, r));
+    const others = new Set(configs.filter((c) => !baseline(c) && open(c, ctx, r)));
     // The two baselines are asked while anything measured against them is (or while their own TTFB is unsettled).
-    return configs.filter((c) => (baseline(c) ? others.length > 0 || open(c, ctx, r) : others.includes(c)));
+    return configs.filter((c) => (baseline(c) ? others.size > 0 || open(c, ctx, r) : others.has(c)));
   };
-  // The time left, from the requests so far and those still to ask (as if every open configuration took the cap).
+  // The time left, from the requests so far and those still to ask (as if every configuration open this round took the cap).
   const t0 = Date.now();
   let asked = 0;
-  const left = (r: number, rest: number) => {
+  const left = (r: number, planned: number, rest: number) => {
     if (asked < 5) return '';
-    const later = CONTEXTS.reduce((a, ctx) => a + openIn(ctx, r).length, 0) * Math.max(0, warmup + rounds - r - 1);
-    const s = ((Date.now() - t0) / asked) * (rest + later) / 1000;
+    const s = ((Date.now() - t0) / asked) * (rest + planned * Math.max(0, warmup + rounds - r - 1)) / 1000;
     return `, about ${s >= 90 ? `${Math.round(s / 60)} min` : `${Math.max(1, Math.round(s))} s`} left`;
   };
   for (let r = 0; r < warmup + rounds; r++) {
     const warm = r < warmup;
     const plan = CONTEXTS.map((ctx) => ({ ctx, order: configOrder(openIn(ctx, r), r) }));
     if (plan.every((x) => !x.order.length)) break;
-    let rest = plan.reduce((a, x) => a + x.order.length, 0);
+    const planned = plan.reduce((a, x) => a + x.order.length, 0);
+    let rest = planned;
     for (const { ctx, order } of plan) {
       for (const [i, cfg] of order.entries()) {
         check();
         rest--;
         if (failed.has(`${cfg.id} ${ctx}`)) continue;
-        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}${left(r, rest)}`);
-        let out = await ask(cfg, ctx);
-        asked++;
+        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}${left(r, planned, rest)}`);
         // In the warm-up a redirect is asked again, up to four times: one-time redirects (one wizard after another)
         // settle there, not in a measured round.
-        for (let i = 0; warm && i < 4 && 'fail' in out && out.fail.reason.startsWith('redirect'); i++) out = await ask(cfg, ctx);
+        const out = await throughRedirects(ask, cfg, ctx, warm ? 4 : 0);
+        asked++;
         if ('fail' in out) {
           if (cfg.id === 'clean') throw new MeasureError(`WordPress itself fails without the site's components (${ctx}: ${out.fail.reason})`, 7);
           if (!warm) failed.set(`${cfg.id} ${ctx}`, out.fail.reason);
@@ -450,6 +439,13 @@ async function siteRounds(
   // The measured rounds of each configuration and context (the baselines' extra asks within a round not counted).
   const taken = configs.filter((c) => !baseline(c)).flatMap((c) => CONTEXTS.map((ctx) => list(c.id, ctx).length).filter((n) => n > 0));
   return { samples, taken };
+}
+
+/** Asks, and asks again while the answer is a redirect, at most `again` more times: the last answer. */
+async function throughRedirects(ask: (cfg: SiteConfig, ctx: MeasureContext) => Promise<Outcome>, cfg: SiteConfig, ctx: MeasureContext, again: number): Promise<Outcome> {
+  let out = await ask(cfg, ctx);
+  for (let i = 0; i < again && 'fail' in out && out.fail.reason.startsWith('redirect'); i++) out = await ask(cfg, ctx);
+  return out;
 }
 
 /** The fewest, median and most measured rounds a configuration took in a context (TTFB settled, or the cap). */
