@@ -142,8 +142,7 @@ describe('wp-bench measure on a component with hostile files (native php)', func
     const r = await bounded(opts(dir, { timeoutS: 2 }));
     assert.equal(r.error?.exitCode, 6, r.error?.message);
     assert.match(r.error!.message, /time limit of 2 s/);
-    // The limit plus some seconds: a bound that catches a walk the limit did not stop, never how fast it stopped.
-    assert.ok(r.ms < (2 + 15) * 1000, `ended ${r.ms} ms after the start`);
+    // A walk the limit did not stop ends at the walk's cap instead (exit 2): the exit code and the words tell, not the clock.
   });
 
   it('the CLI sent SIGTERM while walking a component with a FIFO ends at once, leaving no temp folder', async () => {
