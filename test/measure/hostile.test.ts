@@ -260,6 +260,16 @@ ${reportQueries('$wpbench_scan')}`,
     try {
       helper = spawn('sleep', ['600'], { env: { ...process.env }, argv0: `wpbench-helper-${apiKey}`, stdio: 'ignore' });
       assert.ok(helper.pid, 'helper started');
+      // Until the child has exec'd, /proc/PID shows Node's own command line and initial environment: wait for the
+      // exec (its command line naming argv0), asked at most 1000 times, 5 ms apart.
+      const cmdline = () => {
+        try {
+          return readFileSync(`/proc/${helper!.pid}/cmdline`, 'latin1');
+        } catch {
+          return '';
+        }
+      };
+      for (let i = 0; i < 1000 && !cmdline().startsWith('wpbench-helper-'); i++) await new Promise((r) => setTimeout(r, 5));
       assert.match(readFileSync(`/proc/${helper.pid}/environ`, 'latin1'), new RegExp(apiKey), 'the helper carries the key in its environment');
       assert.match(readFileSync(`/proc/${helper.pid}/cmdline`, 'latin1'), new RegExp(apiKey), 'the helper carries the key in its command line');
       const env = { ...process.env, WPBENCH_API_KEY: apiKey, GITHUB_TOKEN: token };
