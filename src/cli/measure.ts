@@ -23,6 +23,9 @@ import { profileLines } from './profile';
 import { PROFILE_ROUNDS } from '../core/measure/run/profiling';
 import { toCollapsed, toSpeedscope } from '../core/measure/profile/attribute';
 import { parseOptions, UsageError, type CliIo } from './scan';
+import { findingsHtml, findingsLines, findingsMarkdown, findingsSarif } from '../core/report/findingsFormats';
+import { applyEdits } from '../core/measure/findings/fix';
+import { plainText } from '../core/report/plain';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
 export interface MeasureIo extends CliIo {
@@ -60,6 +63,15 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --profile                  also profile the component (native php with the Excimer extension; exit 8 without):
                              after the timed rounds, ${PROFILE_ROUNDS} more requests per context sampled every 1 ms; the table
                              and --json name the component's own functions with their time and queries per request
+  --findings                 also say what the component does that costs every request, each at the line of its
+                             own code: autoloaded options the front end never reads, repeated queries, HTTP
+                             requests on page loads, render-blocking, large and every-admin-screen scripts and
+                             styles (a findings pass after the timed rounds; the figures stay those of the
+                             timed requests); --format table, json, markdown, sarif (each finding at its line)
+                             or html
+  --fix                      with --findings: apply the fixes that are mechanical (an autoloaded option's
+                             autoload argument turned off at its line), only those lines, and say each change;
+                             then measure --baseline-ref HEAD says what the fix saved
   --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
   --db auto|sqlite|URL       the database (native runtime): auto (default) starts a throwaway MariaDB or MySQL
                              server from this machine's binaries (mariadbd/mysqld; Debian: mariadb-server) on a
@@ -88,7 +100,7 @@ even after a confirmation pass; memory and queries were judged), 6 time limit or
 SIGHUP exit 6.`;
 
 const VALUE_FLAGS = new Set(['--shard', '--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
-const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--site', '--help', '-h']);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--findings', '--fix', '--site', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS);
@@ -191,7 +203,14 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     if (site && formatFlag !== undefined && !['table', 'json', 'markdown', 'html'].includes(formatFlag)) throw new UsageError('with --site, --format is table, json, markdown or html');
     if (profileFormat && !profile) throw new UsageError(`--format ${profileFormat} needs --profile`);
     if (profileFormat && baselineRef !== undefined) throw new UsageError(`--format ${profileFormat} profiles one copy: run it without --baseline-ref`);
-    if (!profileFormat && !site && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
+    const findings = parsed.flags.has('--findings');
+    const fix = parsed.flags.has('--fix');
+    if (fix && !findings) throw new UsageError('--fix goes with --findings');
+    if (findings && site) throw new UsageError('--findings measures one component: run it without --site');
+    if (findings && baselineRef !== undefined) throw new UsageError('--findings looks at the working tree alone: run it without --baseline-ref (then --baseline-ref HEAD says what a fix saved)');
+    if (findings && profileFormat) throw new UsageError(`--format ${profileFormat} writes a profile alone: run --findings without it`);
+    if (findings && formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html'].includes(formatFlag)) throw new UsageError('with --findings, --format is table, json, markdown, sarif or html');
+    if (!findings && !profileFormat && !site && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
     const contextFlag = parsed.flags.get('--context');
     if (contextFlag !== undefined && !profileFormat) throw new UsageError('--context goes with --format speedscope or collapsed');
     if (contextFlag !== undefined && !(CONTEXTS as readonly unknown[]).includes(contextFlag)) throw new UsageError('--context is activation, homepage or admin');
@@ -220,6 +239,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       noCache: parsed.flags.has('--no-cache'),
       sandbox: sandbox as MeasureOptions['sandbox'],
       profile,
+      findings,
       onProfiles: (raw) => (profiles = raw),
       progress: (line) => {
         // One line per round, not per request.
@@ -258,6 +278,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       io.out(profileFormat === 'speedscope' ? JSON.stringify(toSpeedscope(raw, { name: `${record.name} — ${profileContext}` })) : toCollapsed(raw).replace(/\n$/, ''));
       return 0;
     }
+    if (findings) return await findingsOut(record, json ? 'json' : (formatFlag ?? 'table'), fix, io, options.path);
     io.out(json ? JSON.stringify(record) : [measureTable(record), ...profileLines(record)].join('\n'));
     return 0;
   } catch (err) {
@@ -343,6 +364,37 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
   } finally {
     await snapshot.dispose();
   }
+}
+
+/**
+ * `--findings`: the record in the format asked for; with `--fix`, the mechanical fixes applied to the component's own
+ * files (only lines still as they were read), each change said on stderr.
+ */
+async function findingsOut(record: LocalRecord, format: string, fix: boolean, io: MeasureIo, at: string): Promise<number> {
+  const component = await detectComponent(path.resolve(io.cwd, at), io.signal);
+  const root = component.singleFile || component.mustUse ? path.dirname(component.source) : component.source;
+  if (fix) {
+    const edits = (record.findings ?? []).flatMap((f) => f.fix.edits ?? []);
+    if (!edits.length) io.err('wp-bench: --fix: no finding has a mechanical fix; nothing changed');
+    for (const a of await applyEdits(root, edits)) {
+      const where = `${path.relative(io.cwd, path.join(root, ...a.edit.file.split('/'))) || a.edit.file}:${a.edit.line}`;
+      if (a.applied) io.err(`wp-bench: fixed ${where}: ${plainText(a.edit.old.trim(), 200)} → ${plainText(a.edit.new.trim(), 200)}`);
+      else io.err(`wp-bench: not fixed ${where}: ${a.why}`);
+    }
+  }
+  const prefix = (await repoPrefix(root)) ?? '';
+  const text =
+    format === 'json'
+      ? JSON.stringify(record)
+      : format === 'markdown'
+        ? findingsMarkdown(record)
+        : format === 'sarif'
+          ? ciSafeJson(findingsSarif(record, prefix))
+          : format === 'html'
+            ? findingsHtml(record)
+            : [measureTable(record), ...profileLines(record), ...findingsLines(record.findings)].join('\n');
+  io.out(text);
+  return 0;
 }
 
 /** The signal the real process wires to Ctrl-C (SIGINT) and SIGTERM; `dispose` removes the handlers. */

@@ -9,6 +9,7 @@ import { sarifLog } from './formats';
 import { plainText, textTable } from './plain';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { regressionSources, sourcePath, subjectDiff } from './regressionSources';
+import { savedText } from './findingsFormats';
 
 export interface RegressionSubject {
   /** what REF was given as, and the commit it named */
@@ -71,6 +72,8 @@ export function regressionTable(s: RegressionSubject): string {
   for (const b of s.report.broken) out.push(`Broken: ${b.context} was measured at the baseline, not at the working tree (${plainText(b.reason, 200)}).`);
   for (const e of s.report.exceeded) if (e.rule !== 'broken') out.push(`Exceeded: ${plainText(e.message, 300)}.`);
   for (const m of s.report.inconclusive ?? []) out.push(`Inconclusive: ${inconclusiveText(m)}.`);
+  const saved = savedText(s.report);
+  if (saved) out.push(`Saved against ${refLabel(s)}, per request: ${saved}.`);
   for (const x of regressionSources(s)) out.push(`Where it came from (${x.context}): ${x.amount} in ${plainText(x.change.function, 120)} (${plainText(x.where, 200)}).`);
   out.push('Figures are what the component adds over the same clean WordPress (deltas of medians).');
   out.push(verdict(s));
@@ -94,6 +97,7 @@ export function regressionJson(s: RegressionSubject): string {
     baseline: s.baseline,
     exceeded: s.report.exceeded,
     comparison: s.report.rows,
+    saved: savedText(s.report) ?? null,
     ...(subjectDiff(s) ? { profile_diff: subjectDiff(s) } : {}),
   });
 }
@@ -114,6 +118,8 @@ export function regressionMarkdown(s: RegressionSubject): string {
       `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r.startsWith('ok') ? `✅ ${escapeMarkdown(r)}` : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
     );
   }
+  const saved = savedText(s.report);
+  if (saved) out.push('', `**Saved** against ${markdownCode(plainText(s.ref, 80))}, per request: ${escapeMarkdown(saved)}`);
   if (s.report.exceeded.length) {
     out.push('', '**Exceeded**', '');
     for (const e of s.report.exceeded) out.push(`- ${escapeMarkdown(plainText(e.message, 300))}`);
@@ -189,6 +195,8 @@ export function regressionHtml(s: RegressionSubject): string {
     out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r.startsWith('ok') ? 'ok' : 'bad'}">${e(r)}</td></tr>`);
   }
   out.push('</tbody></table>');
+  const saved = savedText(s.report);
+  if (saved) out.push(`<p class="ok">Saved against <code>${e(s.ref)}</code>, per request: ${e(saved)}</p>`);
   if (failed) out.push('<h2>Exceeded</h2>', '<ul>', ...s.report.exceeded.map((x) => `<li>${e(x.message)}</li>`), '</ul>');
   const sources = regressionSources(s);
   if (sources.length) out.push('<h2>Where it came from</h2>', '<ul>', ...sources.map((x) => `<li>${x.context}: ${e(x.amount)} in <code>${e(x.change.function)}</code> (${e(x.where)})</li>`), '</ul>');

@@ -35,6 +35,13 @@ export interface MeasureOptions {
   db?: string;
   /** `--profile`: also sample the measured side's requests (native php with Excimer; exit 8 otherwise) */
   profile?: boolean;
+  /**
+   * `--findings`: also note what the component does that costs every request, at its own lines (the activation and
+   * warm-up requests marked for the collector, and a findings pass after the timed rounds); the record's `findings`
+   */
+  findings?: boolean;
+  /** given what the collector recorded, request by request (`--findings`; the unit tests' recorded data) */
+  onFindingsRaw?: (raw: import('../findings/types').RawFindings[]) => void;
   /** profiled requests per context (default PROFILE_ROUNDS) */
   profileRounds?: number;
   /** given the raw profiles of a --profile run, per context (for --format speedscope|collapsed) */

@@ -1,5 +1,5 @@
 // record/: the method and what a run returns: the rounds' arithmetic and the LocalRecord (this file), and the cache of
-// records by a hash of the component's files (cache.ts). May import component/ and profile/ (and src/core/model.ts);
+// records by a hash of the component's files (cache.ts). May import component/, profile/ and findings/'s types (and src/core/model.ts);
 // nothing above it.
 //
 // The method: per context, N paired rounds of baseline and measured requests; the figure reported is the delta of
@@ -7,6 +7,7 @@
 // differences. Plain functions over numbers, so every rule here is unit-tested.
 import type { MeasuredComponent } from '../component/component';
 import type { LocalProfile } from '../profile/types';
+import type { Finding } from '../findings/types';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../../model';
 
 /** The API's three contexts (one list in the model). */
@@ -221,6 +222,8 @@ export interface LocalRecord {
   local: LocalInfo;
   /** `--profile`: where the component's time and queries go, per context */
   profile?: LocalProfile;
+  /** `--findings`: what the component does that costs every request, each at its own line */
+  findings?: Finding[];
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the API's shape. */

@@ -17,11 +17,12 @@ export async function activate(
   progress: (line: string) => void,
   side: 'measured' | 'ref',
   c: MeasuredComponent,
+  extraHeaders: Record<string, string> = {},
 ): Promise<NonNullable<LocalRecord['local']['activation_hook']>> {
   const { site, srv, signal, get, serverDied } = live;
   progress(`activating ${c.kind} ${c.slug}${side === 'ref' ? ' (baseline copy)' : ''}`);
   const actId = crypto().randomBytes(8).toString('hex');
-  const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side }).catch((e) => {
+  const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side, ...extraHeaders }).catch((e) => {
     throw serverDied(e);
   });
   const actProbe = await readProbe(site, actId, signal);

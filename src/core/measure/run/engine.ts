@@ -21,6 +21,7 @@ import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
 import { withOpenSite } from './openSite';
+import { WRITES_HEADER, findingsPass, installFindings } from './findingsPass';
 import type { DatabaseInfo } from '../database/database';
 import { measuredText, ownTables, type LiveSite } from '../site/siteClient';
 import { SIDE_PREFIX } from '../php/phpFiles';
@@ -133,7 +134,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
   // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
   const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
-  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'per side' } : {}) });
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'per side' } : {}), ...(o.findings ? { findings: 1 } : {}) });
   if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
@@ -145,6 +146,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   // One deadline and one abort for the whole run (the caller's Ctrl-C or the time limit): underDeadline's signal,
   // which withOpenSite's check() reads.
   let profiler: Profiler | undefined;
+  let findingsDir: string | undefined;
   return withOpenSite(
     o,
     env,
@@ -162,6 +164,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
         link: linksAreSafe(env),
       });
       if (profilerVersion) profiler = await installProfiler(site, component, profilerVersion, refComponent);
+      if (o.findings) findingsDir = await installFindings(site, component);
       return site;
     },
     async ({ site, running, srv, installed, cookie, db, check }) => {
@@ -181,12 +184,12 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     } else if (env.runtime === 'php') {
       progress('warning: on SQLite the clean side and the measured side share one database: what the component writes (its options, transients) the clean side reads too (a MariaDB/MySQL server gives each side its own tables)');
     }
-    const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component);
+    const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component, findingsDir ? WRITES_HEADER : {});
     const refHook = refComponent && !refComponent.mustUse ? await activate(running, env.wpVersion, progress, 'ref', refComponent) : null;
 
     const rs = newRoundsState();
     const { samples, failed } = rs;
-    const plan = { live: running, cookie, component, ref: refComponent, warmup, check, progress };
+    const plan = { live: running, cookie, component, ref: refComponent, warmup, check, progress, ...(findingsDir ? { warmupHeaders: WRITES_HEADER } : {}) };
     await runRounds(plan, rs, 0, warmup + rounds);
 
     const info = {
@@ -240,6 +243,11 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
         const atRef = new Set(CONTEXTS.filter((ctx) => !failed.ref[ctx]));
         refRecord = { ...refRecord, profile: (await profileRounds(profiler, running, cookie, atRef, n, check, progress, 'ref')).profile };
       }
+    }
+    // The findings pass comes after every timed and profiled request too.
+    if (findingsDir) {
+      const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
+      record = { ...record, findings: await findingsPass(findingsDir, running, cookie, measured, component, check, progress, o.onFindingsRaw) };
     }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };

@@ -44,7 +44,7 @@ export async function checkProfiler(runtime: string, phpBin: string | undefined,
  * A copy's files as PHP sees them (its installed copy in the throwaway site: `target` as WordPress names it, a
  * must-use plugin's folder `muDir`), and the folder paths are relative to.
  */
-function componentRoots(site: Site, c: MeasuredComponent, target: string, muDir: string): { roots: string[]; base: string } {
+export function componentRoots(site: Site, c: MeasuredComponent, target: string, muDir: string): { roots: string[]; base: string } {
   const content = path.join(realpathSync(site.siteDir), 'wp-content');
   if (c.kind === 'plugin' && c.mustUse) {
     const mu = path.join(content, muDir);

@@ -29,8 +29,8 @@ export function newRoundsState(): RoundsState {
 }
 
 /** One request of a context on one side, and what the probe recorded of it. */
-function requestSide(live: LiveSite, cookie: string, ctx: MeasureContext, side: Side): Promise<Outcome> {
-  return requestContext(live, cookie, ctx, { 'X-WPBench-Side': side });
+function requestSide(live: LiveSite, cookie: string, ctx: MeasureContext, side: Side, extra: Record<string, string> = {}): Promise<Outcome> {
+  return requestContext(live, cookie, ctx, { 'X-WPBench-Side': side, ...extra });
 }
 
 /** One request of a context with these headers (a side, or `--site`'s configuration), and what the probe recorded. */
@@ -63,6 +63,8 @@ export interface RoundsPlan {
   /** throws when the run is aborted */
   check: () => void;
   progress: (line: string) => void;
+  /** headers of the measured side's warm-up requests (`--findings`: marked for the collector's note of option writes) */
+  warmupHeaders?: Record<string, string>;
 }
 
 /**
@@ -84,7 +86,7 @@ export async function runRounds(p: RoundsPlan, state: RoundsState, from: number,
       const order = sideOrder(sides, r);
       for (const side of order) {
         if (side !== 'baseline' && failed[side][ctx]) continue;
-        const out = await requestSide(p.live, p.cookie, ctx, side);
+        const out = await requestSide(p.live, p.cookie, ctx, side, warm && side === 'measured' ? p.warmupHeaders : undefined);
         if ('fail' in out) {
           if (side === 'baseline') {
             throw new MeasureError(`WordPress itself fails without the component (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''})`, 7);

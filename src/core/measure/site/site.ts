@@ -127,7 +127,7 @@ export const CORE_ROOT_FILES = [
  */
 export const WRITABLE_CONTENT = ['uploads', 'cache', 'upgrade'] as const;
 /** The run's own folders PHP writes: its temporary folder, SQLite's file, the probes, the profiles, the relay's socket. */
-const WRITABLE_WORK = ['tmp', 'db', 'probes', 'profiles', 'sock'] as const;
+const WRITABLE_WORK = ['tmp', 'db', 'probes', 'profiles', 'findings', 'sock'] as const;
 
 /**
  * Copies a folder tree through the one walk of src/core/measure/tree.ts (links inside it followed, never a loop; a

@@ -1,0 +1,243 @@
+// The findings of one run from what the collector recorded (./php.ts): pure, no I/O. Each kind has a look-alike that
+// is fine and is never reported (see docs/findings.md): an autoloaded option the front end reads, a query run fewer
+// than REPEAT_MIN times, a deferred or footer script, an asset under LARGE_ASSET_BYTES, an admin asset enqueued on the
+// component's own screen only. Fixes that are mechanical are added by ./fix.ts from the component's source.
+import { CONTEXTS, type MeasureContext } from '../record/method';
+import type { Finding, FindingSaves, RawFindings, RawWhere } from './types';
+
+/** The same query shape from one line this many times in one request: a query in a loop. */
+export const REPEAT_MIN = 5;
+/** Plugin Check's limit for a script or stylesheet. */
+export const LARGE_ASSET_BYTES = 300_000;
+/** WordPress 6.6's limit: an option over this is no longer autoloaded by default (wp_max_autoloaded_option_size). */
+export const LARGE_OPTION_BYTES = 150_000;
+/** Below this an unread autoloaded option (or an admin asset) is information, not a warning: fixing it saves little. */
+export const SMALL_BYTES = 10 * 1024;
+
+/** The screen each context's figures come from, and the second admin screen (an asset on both is on every screen). */
+export const PASS_SCREENS: readonly { ctx: MeasureContext; screen: string; path: string }[] = [
+  { ctx: 'activation', screen: 'boot', path: '' },
+  { ctx: 'homepage', screen: 'front', path: '/' },
+  { ctx: 'admin', screen: 'index.php', path: '/wp-admin/' },
+  { ctx: 'admin', screen: 'options-general.php', path: '/wp-admin/options-general.php' },
+];
+const MAIN_SCREEN: Record<MeasureContext, string> = { activation: 'boot', homepage: 'front', admin: 'index.php' };
+const SECOND_ADMIN = 'options-general.php';
+
+/** The calls that write an option the component names (a core function writing its own options is not the component's). */
+const OPTION_WRITERS = new Set(['add_option', 'update_option', 'set_transient', 'add_site_option', 'update_site_option', 'set_site_transient']);
+
+const kb = (bytes: number) => Math.round(bytes / 1024);
+const sizeText = (bytes: number) => (bytes >= 1024 ? `${kb(bytes).toLocaleString('en-US')} KB` : `${bytes} bytes`);
+const at = (w: RawWhere) => `${w.file}:${w.line}${w.function ? ` (${w.function})` : ''}`;
+const ordered = (s: Iterable<MeasureContext>) => CONTEXTS.filter((c) => new Set(s).has(c));
+
+function passOf(r: RawFindings): { ctx: MeasureContext; screen: string } | undefined {
+  const m = /^p:(activation|homepage|admin):([a-z0-9.-]+)$/.exec(r.phase);
+  return m ? { ctx: m[1] as MeasureContext, screen: m[2] } : undefined;
+}
+
+/** Findings from every request's record of one run; `measured`: the contexts the component could be measured in. */
+export function aggregateFindings(raw: readonly RawFindings[], measured: ReadonlySet<MeasureContext> = new Set(CONTEXTS)): Finding[] {
+  const passes = raw.flatMap((r) => {
+    const p = passOf(r);
+    return p && measured.has(p.ctx) ? [{ ...p, r }] : [];
+  });
+  const main = (ctx: MeasureContext) => passes.filter((p) => p.ctx === ctx && p.screen === MAIN_SCREEN[ctx]).map((p) => p.r);
+  const out: Finding[] = [];
+  out.push(...autoloadedOptions(raw, passes.map((p) => ({ ctx: p.ctx, r: p.r })), measured));
+  out.push(...perRequest(CONTEXTS.filter((c) => measured.has(c)).map((c) => ({ ctx: c, rs: main(c) }))));
+  out.push(...assetFindings(passes));
+  return out.sort((a, b) => (a.file === b.file ? a.line - b.line || a.kind.localeCompare(b.kind) : a.file.localeCompare(b.file)));
+}
+
+function autoloadedOptions(raw: readonly RawFindings[], passes: { ctx: MeasureContext; r: RawFindings }[], measured: ReadonlySet<MeasureContext>): Finding[] {
+  // The option's state at the end of the run: the last pass's table.
+  const table = new Map<string, { autoload: string; bytes: number }>();
+  const last = [...passes].reverse().find((p) => Array.isArray(p.r.autoload));
+  for (const [name, autoload, bytes] of last?.r.autoload ?? []) table.set(name, { autoload, bytes });
+  if (!last) return [];
+  const readIn = new Map<string, Set<MeasureContext>>();
+  for (const p of passes) for (const n of p.r.reads ?? []) readIn.set(n, (readIn.get(n) ?? new Set()).add(p.ctx));
+  // Each option at the line that decides its autoload: an add before an update, the first seen.
+  const site = new Map<string, RawFindings['writes'][number]>();
+  for (const r of raw)
+    for (const w of r.writes ?? []) {
+      if (!OPTION_WRITERS.has(w.callee)) continue;
+      const had = site.get(w.option);
+      if (!had || (had.op === 'update' && w.op === 'add')) site.set(w.option, w);
+    }
+  const out: Finding[] = [];
+  for (const [option, w] of site) {
+    const row = table.get(option);
+    if (!row) continue; // not autoloaded (or gone): nothing to say
+    const read = ordered(readIn.get(option) ?? []);
+    const large = row.bytes > LARGE_OPTION_BYTES;
+    if (read.includes('homepage') && !large) continue; // the look-alike: the front end needs it
+    const contexts = ordered([...measured].filter((c) => !read.includes(c)));
+    const unreadAnywhere = contexts.length ? contexts : ordered(measured);
+    const saves: Finding['saves'] = {};
+    for (const c of contexts) saves[c] = { memory_kb: kb(row.bytes) };
+    const transient = w.callee.endsWith('transient');
+    const why = read.includes('homepage')
+      ? `over WordPress's ${kb(LARGE_OPTION_BYTES)} KB limit for autoloading`
+      : read.length
+        ? `only ${read.join(' and ')} requests read it, never the front end`
+        : 'no measured request reads it';
+    out.push({
+      kind: 'autoloaded-option',
+      severity: row.bytes >= SMALL_BYTES || large ? 'warning' : 'information',
+      contexts: unreadAnywhere,
+      file: w.file,
+      line: w.line,
+      function: w.function,
+      message: `${w.callee}() autoloads the option "${option}" (${sizeText(row.bytes)}): every request loads it, and ${why}.`,
+      evidence: { option, bytes: row.bytes, read_in: read, autoload: row.autoload, call: w.callee },
+      saves,
+      fix: {
+        description: transient
+          ? `Give the transient an expiration (a transient without one is autoloaded), or keep the data in a non-autoloaded option.`
+          : `Turn autoload off for this option at this line (${w.callee}(…, false)); WordPress then loads it with one query where it is read.`,
+      },
+    });
+  }
+  return out;
+}
+
+/** Repeated queries and HTTP requests: per request, from each context's own screen (the least of its requests). */
+function perRequest(ctxs: { ctx: MeasureContext; rs: RawFindings[] }[]): Finding[] {
+  type Acc = { f: Finding; per: number };
+  const acc = new Map<string, Acc>();
+  const add = (key: string, ctx: MeasureContext, per: number, make: () => Finding, save: FindingSaves) => {
+    const a = acc.get(key);
+    if (a) {
+      if (!a.f.contexts.includes(ctx)) a.f.contexts = ordered([...a.f.contexts, ctx]);
+      a.f.saves[ctx] = save;
+      if (per > a.per) {
+        a.per = per;
+        (a.f.evidence as { per_request: number }).per_request = per;
+      }
+      return;
+    }
+    const f = make();
+    f.saves[ctx] = save;
+    acc.set(key, { f, per });
+  };
+  for (const { ctx, rs } of ctxs) {
+    if (!rs.length) continue;
+    // The least count over the context's requests: a first request's one-time work is not "every request".
+    const least = <T,>(get: (r: RawFindings) => T[] | undefined, key: (x: T) => string, n: (x: T) => number) => {
+      const m = new Map<string, { x: T; n: number; seen: number }>();
+      for (const r of rs)
+        for (const x of get(r) ?? []) {
+          const k = key(x);
+          const e = m.get(k);
+          if (e) (e.n = Math.min(e.n, n(x))), e.seen++;
+          else m.set(k, { x, n: n(x), seen: 1 });
+        }
+      return [...m.values()].filter((e) => e.seen === rs.length);
+    };
+    for (const { x: q, n } of least((r) => r.queries, (q) => `${q.shape}|${q.file}|${q.line}`, (q) => q.n)) {
+      if (n < REPEAT_MIN) continue;
+      add(`q|${q.shape}|${q.file}|${q.line}`, ctx, n, () => ({
+        kind: 'repeated-query',
+        severity: 'warning',
+        contexts: [ctx],
+        file: q.file,
+        line: q.line,
+        function: q.function,
+        message: `The same query runs ${n} times in one request from ${at(q)}: a query in a loop.`,
+        evidence: { per_request: n, query: q.shape, call: q.callee },
+        saves: {},
+        fix: { description: 'Fetch what the loop needs with one query before it (WHERE … IN (…)), or prime WordPress\'s caches first (update_meta_cache(), _prime_post_caches(), update_object_term_cache()).' },
+      }), { queries: n - 1 });
+    }
+    for (const { x: h, n } of least((r) => r.http, (h) => `${h.method}|${h.host}|${h.file}|${h.line}`, (h) => h.n)) {
+      add(`h|${h.method}|${h.host}|${h.file}|${h.line}`, ctx, n, () => ({
+        kind: 'remote-request',
+        severity: 'warning',
+        contexts: [ctx],
+        file: h.file,
+        line: h.line,
+        function: h.function,
+        message: `${h.method} ${h.host || '(no host)'} on every request from ${at(h)}: blocked here, a network round trip on a live site each time.`,
+        evidence: { method: h.method, host: h.host, per_request: n, call: h.callee },
+        saves: {},
+        fix: { description: 'Keep the answer in a transient and ask again when it expires, or fetch it from a scheduled event (wp_schedule_event) instead of during page loads.' },
+      }), { http_requests: n });
+    }
+  }
+  return [...acc.values()].map((a) => a.f);
+}
+
+function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFindings }[]): Finding[] {
+  type Seen = { a: NonNullable<RawFindings['assets']>[number]; ctxs: Set<MeasureContext>; screens: Set<string>; head: Set<MeasureContext> };
+  const seen = new Map<string, Seen>();
+  for (const p of passes)
+    for (const a of p.r.assets ?? []) {
+      const w = a.enq ?? a.reg;
+      if (!w) continue;
+      const k = `${a.type}|${a.handle}`;
+      const s = seen.get(k) ?? { a, ctxs: new Set(), screens: new Set(), head: new Set() };
+      if (!s.a.bytes && a.bytes) s.a = { ...s.a, bytes: a.bytes };
+      if (!s.a.enq && a.enq) s.a = { ...s.a, enq: a.enq };
+      if (!s.a.reg && a.reg) s.a = { ...s.a, reg: a.reg };
+      if (a.printed) {
+        s.ctxs.add(p.ctx);
+        s.screens.add(p.screen);
+        if (a.in_head && a.type === 'script' && !a.deferred) s.head.add(p.ctx);
+      }
+      seen.set(k, s);
+    }
+  const out: Finding[] = [];
+  for (const { a, ctxs, screens, head } of seen.values()) {
+    const w = (a.enq ?? a.reg)!;
+    const bytes = a.bytes ?? null;
+    const what = `${a.type === 'script' ? 'script' : 'stylesheet'} "${a.handle}"${bytes !== null ? ` (${sizeText(bytes)})` : ''}`;
+    const evidence = (extra: Record<string, unknown>) => ({ handle: a.handle, type: a.type, bytes, in_head: head.size > 0, screens: [...screens].sort(), ...extra });
+    const base = { file: w.file, line: w.line, function: w.function };
+    if (head.has('homepage')) {
+      out.push({
+        kind: 'render-blocking-script',
+        severity: 'warning',
+        contexts: ['homepage'],
+        ...base,
+        message: `The ${what} is printed in the page's head without defer or async: the browser stops rendering until it has loaded and run it.`,
+        evidence: evidence({}),
+        saves: bytes ? { homepage: { bytes } } : {},
+        fix: { description: "Load it in the footer or deferred: wp_enqueue_script(…, array('in_footer' => true, 'strategy' => 'defer')) (WordPress 6.3+), or true as the last argument before 6.3." },
+      });
+    }
+    if (bytes !== null && bytes > LARGE_ASSET_BYTES && ctxs.size) {
+      const cs = ordered(ctxs);
+      out.push({
+        kind: 'large-asset',
+        severity: 'warning',
+        contexts: cs,
+        ...base,
+        message: `The ${what} is over ${LARGE_ASSET_BYTES.toLocaleString('en-US')} bytes (Plugin Check's limit) and is loaded in ${cs.join(', ')}.`,
+        evidence: evidence({}),
+        saves: Object.fromEntries(cs.map((c) => [c, { bytes }])),
+        fix: { description: 'Ship a minified build, split what only some screens need, and enqueue it only where it is used.' },
+      });
+    }
+    if (screens.has(MAIN_SCREEN.admin) && screens.has(SECOND_ADMIN)) {
+      out.push({
+        kind: 'admin-asset-everywhere',
+        severity: bytes !== null && bytes < SMALL_BYTES ? 'information' : 'warning',
+        contexts: ['admin'],
+        ...base,
+        message: `The ${what} is loaded on every admin screen (the dashboard and Settings › General both have it).`,
+        evidence: evidence({}),
+        saves: bytes ? { admin: { bytes } } : {},
+        fix: { description: "Enqueue it only on the component's own screens: check admin_enqueue_scripts's $hook_suffix (or get_current_screen()) first." },
+      });
+    }
+  }
+  return out;
+}
+
+/** A finding's one-line text for tables and logs: "warning inc/options.php:5 autoloaded-option: …". */
+export function findingLine(f: Finding): string {
+  return `${f.severity} ${f.file}:${f.line} ${f.kind}: ${f.message}`;
+}

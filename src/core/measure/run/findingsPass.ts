@@ -1,0 +1,102 @@
+// `measure --findings`: the collector (src/core/measure/findings/php.ts) written into every must-use folder of the
+// throwaway site (the clean side loads the same file, so its few lines cost both sides alike), and the findings pass:
+// after every timed and profiled request, each context the component could be measured in is requested again
+// (twice; admin also on a second screen) marked for the collector. The activation and the warm-up requests were
+// marked too (the options the component writes, from which line). What they wrote is read and turned into findings.
+import { existsSync, promises as fs, realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { crypto } from '../../lazyNode';
+import { aggregateFindings, PASS_SCREENS } from '../findings/aggregate';
+import { withFixes } from '../findings/fix';
+import { FINDINGS_HEADER, FINDINGS_MU_PLUGIN, findingsMuPluginPhp } from '../findings/php';
+import type { Finding, RawFindings } from '../findings/types';
+import type { MeasuredComponent } from '../component/component';
+import { MU_BASELINE_DIR, MU_REF_DIR } from '../php/phpFiles';
+import type { MeasureContext } from '../record/method';
+import { BOOT_PATH, type Site } from '../site/site';
+import { readProbe, type LiveSite } from '../site/siteClient';
+import { componentRoots } from './profiling';
+
+/** Requests per screen in the findings pass (a figure counts as "every request" only when both have it). */
+export const FINDINGS_PASS_REQUESTS = 2;
+
+/** Writes the collector where every side's requests load it (it acts on the measured side's marked requests only). */
+export async function installFindings(site: Site, c: MeasuredComponent): Promise<string> {
+  const dir = path.join(site.workDir, 'findings');
+  await fs.mkdir(dir, { recursive: true });
+  const roots = componentRoots(site, c, site.target, 'mu-plugins');
+  const source = findingsMuPluginPhp({ dir: realpathSync(dir), ...roots, side: 'measured' });
+  for (const mu of ['mu-plugins', MU_BASELINE_DIR, MU_REF_DIR]) {
+    const d = path.join(site.siteDir, 'wp-content', mu);
+    if (existsSync(d)) await fs.writeFile(path.join(d, FINDINGS_MU_PLUGIN), source, { flag: 'wx' });
+  }
+  return dir;
+}
+
+/** The header of a request the collector notes option writes in (the activation, the warm-up rounds). */
+export const WRITES_HEADER = { [FINDINGS_HEADER]: 'w' } as const;
+
+/**
+ * The findings pass on the measured side, then the findings: every file the collector wrote in `dir` (the activation's,
+ * the warm-up's and the pass's), aggregated, with the mechanical fixes read from the component's source.
+ */
+export async function findingsPass(
+  dir: string,
+  live: LiveSite,
+  cookie: string,
+  measured: ReadonlySet<MeasureContext>,
+  component: MeasuredComponent,
+  check: () => void,
+  progress: (line: string) => void,
+  onRaw?: (raw: RawFindings[]) => void,
+): Promise<Finding[]> {
+  for (let r = 0; r < FINDINGS_PASS_REQUESTS; r++) {
+    for (const s of PASS_SCREENS) {
+      if (!measured.has(s.ctx)) continue;
+      check();
+      progress(`findings ${r + 1}/${FINDINGS_PASS_REQUESTS}: ${s.ctx}${s.screen === 'options-general.php' ? ' (a second admin screen)' : ''}`);
+      const id = crypto().randomBytes(8).toString('hex');
+      const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': 'measured', [FINDINGS_HEADER]: `p:${s.ctx}:${s.screen}` };
+      if (s.ctx === 'admin') headers.Cookie = cookie;
+      await live.get(s.ctx === 'activation' ? BOOT_PATH : s.path, headers).catch((e) => {
+        throw live.serverDied(e);
+      });
+      // The probe is written last of all at shutdown, after the collector's file.
+      await readProbe(live.site, id, live.signal);
+    }
+  }
+  const raw = await readFindingsDir(dir);
+  onRaw?.(raw);
+  const root = component.singleFile || component.mustUse ? path.dirname(component.source) : component.source;
+  return withFixes(aggregateFindings(raw, measured), root);
+}
+
+/** Every request's record in the folder, checked for shape (a damaged one is left out). */
+export async function readFindingsDir(dir: string): Promise<RawFindings[]> {
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.findings.json')).sort();
+  const out: RawFindings[] = [];
+  for (const n of names) {
+    const r = parseRawFindings(await fs.readFile(path.join(dir, n), 'utf8').catch(() => ''));
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+const isWhere = (w: unknown): boolean => !!w && typeof w === 'object' && typeof (w as { file: unknown }).file === 'string' && Number.isInteger((w as { line: unknown }).line) && typeof (w as { callee: unknown }).callee === 'string';
+
+/** One request's record as the collector wrote it, or undefined when it is not one. */
+export function parseRawFindings(text: string): RawFindings | undefined {
+  let r: RawFindings;
+  try {
+    r = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!r || typeof r !== 'object' || r.v !== 1 || typeof r.phase !== 'string' || !Array.isArray(r.writes)) return undefined;
+  r.writes = r.writes.filter((w) => isWhere(w) && typeof w.option === 'string');
+  for (const k of ['queries', 'http'] as const) if (r[k] !== undefined) r[k] = Array.isArray(r[k]) ? (r[k] as { n: unknown }[]).filter((x) => isWhere(x) && Number.isInteger(x.n)) as never : [];
+  if (r.reads !== undefined) r.reads = Array.isArray(r.reads) ? r.reads.filter((x) => typeof x === 'string') : [];
+  if (r.assets !== undefined) r.assets = Array.isArray(r.assets) ? r.assets.filter((a) => a && typeof a.handle === 'string' && (a.type === 'script' || a.type === 'style')) : [];
+  if (r.autoload !== undefined) r.autoload = Array.isArray(r.autoload) ? r.autoload.filter((a) => Array.isArray(a) && typeof a[0] === 'string' && Number.isInteger(a[2])) : [];
+  return r;
+}
