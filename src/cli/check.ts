@@ -239,8 +239,10 @@ async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo
     }
     io.err(`wp-bench: measuring ${v.kind} ${v.slug} locally (${i + 1}/${todo.length}; runs its PHP on a throwaway site on 127.0.0.1)`);
     try {
-      const r = await measure({ path: target, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal });
-      records.set(localKey(v.kind, v.slug), { ...r, slug: v.slug });
+      // With its findings: each at its line under the component's root, which the reports put under the checked folder.
+      const r = await measure({ path: target, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal, findings: true });
+      const findingsRoot = path.relative(dir, v.kind === 'plugin' ? path.dirname(target) : target).split(path.sep).join('/');
+      records.set(localKey(v.kind, v.slug), { ...r, slug: v.slug, findings_root: findingsRoot });
     } catch (err) {
       io.err(`wp-bench: ${v.kind} ${v.slug} could not be measured locally: ${truncateForMessage(String((err as Error)?.message ?? err), 300)}`);
       if (err instanceof MeasureError && err.exitCode === 6) {

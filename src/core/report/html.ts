@@ -114,6 +114,13 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
     out.push('</ul>');
   }
   out.push(...problemsHtml(j));
+  const found = j.components.filter((v) => v.local?.findings?.length);
+  if (found.length) {
+    out.push('<h2>Findings of the local measurements</h2>', '<p class="note">What a component does that costs every request, at the line of its own code.</p><ul>');
+    for (const v of found)
+      for (const f of v.local!.findings!) out.push(`<li>${escapeHtml(f.severity)} — ${escapeHtml(plainText(v.name ?? v.slug, 60))}: <code>${escapeHtml(plainText(`${[v.local!.findings_root, f.file].filter(Boolean).join('/')}:${f.line}`, 200))}</code> ${f.kind}: ${escapeHtml(plainText(f.message, 300))}</li>`);
+    out.push('</ul>');
+  }
   if (j.site) out.push(siteHtmlSection(j.site, j.config.siteStale));
   out.push(`<footer><p class="note">WP Bench measures each plugin and theme against a clean WordPress baseline. Generated ${escapeHtml(now.toISOString().replace('T', ' ').slice(0, 16))} UTC; homepage TTFB total ${escapeHtml(totalCells(j.total.contexts.homepage).ttfb)}.</p></footer>`);
   out.push('</body>', '</html>', '');

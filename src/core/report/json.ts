@@ -25,7 +25,7 @@ function componentJson(v: ComponentVerdict, findings: Finding[]) {
     synthetic: v.synthetic,
     unknownReason: v.unknownReason ?? null,
     source: v.source,
-    local: v.local ? { label: v.localLabel, runtime: v.local.local.runtime, php_version: v.local.local.php_version, wordpress_version: v.local.local.wordpress_version, measured_at: v.local.benchmarked_at, rounds: v.local.local.rounds, database: v.local.local.database ?? null, estimated_grade: v.local.speed_score?.grade ?? null } : null,
+    local: v.local ? { label: v.localLabel, runtime: v.local.local.runtime, php_version: v.local.local.php_version, wordpress_version: v.local.local.wordpress_version, measured_at: v.local.benchmarked_at, rounds: v.local.local.rounds, database: v.local.local.database ?? null, estimated_grade: v.local.speed_score?.grade ?? null, ...(v.local.findings ? { findings: v.local.findings, findings_root: v.local.findings_root ?? null } : {}) } : null,
     contexts: contextsJson(v),
     profileUrl: v.profileUrl,
     locations: v.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),

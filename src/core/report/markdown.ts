@@ -68,6 +68,12 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
   if (j.counts.ignored) notes.push(`${j.counts.ignored} ignored by configuration.`);
   if (j.synthetic) notes.push(`Contains ${SYNTHETIC_NOTE}.`);
   if (notes.length) out.push('', `<sub>${notes.map(mdCell).join(' ')}</sub>`);
+  const found = j.components.filter((v) => v.local?.findings?.length);
+  if (found.length) {
+    out.push('', '**Findings of the local measurements** (what a component does that costs every request, at its line)', '');
+    for (const v of found)
+      for (const f of v.local!.findings!) out.push(`- ${f.severity === 'warning' ? '⚠️' : 'ℹ️'} ${mdCell(plainText(v.name ?? v.slug, 60))}: ${markdownCode(`${[v.local!.findings_root, f.file].filter(Boolean).join('/')}:${f.line}`)} ${f.kind}: ${mdCell(plainText(f.message, 300))}`);
+  }
   if (j.site) out.push('', siteMarkdownSection(j.site, j.config.siteStale));
   return out.join('\n');
 }

@@ -2,6 +2,8 @@
 // their files, paths relative to the repository root.
 import { plainText } from './plain';
 import { RULES, totalSources, type Finding, type Judgement } from './judge';
+import { FINDING_KINDS } from '../measure/findings/types';
+import { FINDING_RULES } from './findingsFormats';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** The tool's public page (the npm package the README's `npx wp-bench` runs). */
@@ -61,14 +63,16 @@ export function sarifLog(rules: unknown[], results: unknown[], properties: Recor
 
 export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
   const prefix = (opts.uriPrefix ?? '').replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
-  const rules = RULES.map((r) => ({
-    id: r.id,
+  const rules: { id: string; name: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string }; help: { text: string } }[] = RULES.map((r) => ({
+    id: r.id as string,
     name: r.name,
     shortDescription: { text: r.short },
     fullDescription: { text: r.full },
     defaultConfiguration: { level: r.level },
     help: { text: r.full },
   }));
+  // The findings' rules only where a local measurement has findings (check --measure-local).
+  if (j.components.some((v) => v.local?.findings?.length)) rules.push(...FINDING_KINDS.map((k) => ({ id: k, name: FINDING_RULES[k].name, shortDescription: { text: FINDING_RULES[k].text }, fullDescription: { text: FINDING_RULES[k].text }, defaultConfiguration: { level: 'warning' }, help: { text: FINDING_RULES[k].text } })));
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
   const location = (l: Finding['locations'][number]) => ({
     physicalLocation: {
@@ -90,6 +94,20 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
     return result;
   });
   results.push(...problemResults(j, ruleIndex.get('scan-problem'), (file, line, column) => location({ file, line, column })));
+  // check --measure-local: each locally measured component's findings at their lines (rules after the check's own).
+  for (const v of j.components) {
+    for (const f of v.local?.findings ?? []) {
+      const file = [v.local!.findings_root ?? '', f.file].filter(Boolean).join('/');
+      results.push({
+        ruleId: f.kind,
+        ruleIndex: RULES.length + FINDING_KINDS.indexOf(f.kind),
+        level: f.severity === 'warning' ? 'warning' : 'note',
+        message: { text: sarifText(plainText(`${v.name ?? v.slug}: ${f.message} Fix: ${f.fix.description}`, 1000)) },
+        locations: [location({ file, line: f.line, column: 1 })],
+        partialFingerprints: { 'wpBench/v1': `${f.kind}/${v.kind}/${v.slug}/${f.file}/${f.line}` },
+      });
+    }
+  }
   const measuredLocally = j.components.filter((v) => v.source === 'local').map((v) => ({ kind: v.kind, slug: v.slug, label: v.localLabel }));
   const sarif = sarifLog(rules, results, { passed: !j.failed, context: j.config.context, failOn: j.config.failOn, siteTotal: totalSources(j.total), measuredLocally }, opts);
   return JSON.stringify(sarif, null, 2);

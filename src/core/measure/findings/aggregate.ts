@@ -38,7 +38,7 @@ function passOf(r: RawFindings): { ctx: MeasureContext; screen: string } | undef
 }
 
 /** Findings from every request's record of one run; `measured`: the contexts the component could be measured in. */
-export function aggregateFindings(raw: readonly RawFindings[], measured: ReadonlySet<MeasureContext> = new Set(CONTEXTS)): Finding[] {
+export function aggregateFindings(raw: readonly RawFindings[], measured: ReadonlySet<MeasureContext> = new Set(CONTEXTS), opts: { dbErrors?: ReadonlySet<MeasureContext> } = {}): Finding[] {
   const passes = raw.flatMap((r) => {
     const p = passOf(r);
     return p && measured.has(p.ctx) ? [{ ...p, r }] : [];
@@ -46,7 +46,9 @@ export function aggregateFindings(raw: readonly RawFindings[], measured: Readonl
   const main = (ctx: MeasureContext) => passes.filter((p) => p.ctx === ctx && p.screen === MAIN_SCREEN[ctx]).map((p) => p.r);
   const out: Finding[] = [];
   out.push(...autoloadedOptions(raw, passes.map((p) => ({ ctx: p.ctx, r: p.r })), measured));
-  out.push(...perRequest(CONTEXTS.filter((c) => measured.has(c)).map((c) => ({ ctx: c, rs: main(c) }))));
+  // Where the component's queries failed (database errors), a lookup that finds nothing is asked again and again:
+  // repeated queries there say more about the failure than about the code, and are not judged.
+  out.push(...perRequest(CONTEXTS.filter((c) => measured.has(c)).map((c) => ({ ctx: c, rs: main(c), queries: !opts.dbErrors?.has(c) }))));
   out.push(...assetFindings(passes));
   return out.sort((a, b) => (a.file === b.file ? a.line - b.line || a.kind.localeCompare(b.kind) : a.file.localeCompare(b.file)));
 }
@@ -68,6 +70,9 @@ function autoloadedOptions(raw: readonly RawFindings[], passes: { ctx: MeasureCo
       if (!had || (had.op === 'update' && w.op === 'add')) site.set(w.option, w);
     }
   const out: Finding[] = [];
+  // One finding per line (a settings installer adding thirty options in a loop is one line to change): its largest
+  // option stands for it, every option is listed.
+  const byLine = new Map<string, Finding>();
   for (const [option, w] of site) {
     const row = table.get(option);
     if (!row) continue; // not autoloaded (or gone): nothing to say
@@ -79,12 +84,23 @@ function autoloadedOptions(raw: readonly RawFindings[], passes: { ctx: MeasureCo
     const saves: Finding['saves'] = {};
     for (const c of contexts) saves[c] = { memory_kb: kb(row.bytes) };
     const transient = w.callee.endsWith('transient');
+    const lineKey = `${w.file}|${w.line}`;
+    const had = byLine.get(lineKey);
+    if (had) {
+      const ev = had.evidence as { option: string; options?: string[]; bytes: number; sizes?: number[] };
+      ev.options = [...(ev.options ?? [ev.option]), option];
+      ev.bytes += row.bytes;
+      for (const c of contexts) had.saves[c] = { memory_kb: kb(ev.bytes) };
+      if (ev.bytes >= SMALL_BYTES || large) had.severity = 'warning';
+      had.message = `${w.callee}() at this line autoloads ${ev.options.length} options (${ev.options.slice(0, 5).map((o) => `"${o}"`).join(', ')}${ev.options.length > 5 ? ', …' : ''}; ${sizeText(ev.bytes)} in all): every request loads them, and the front end reads none of them.`;
+      continue;
+    }
     const why = read.includes('homepage')
       ? `over WordPress's ${kb(LARGE_OPTION_BYTES)} KB limit for autoloading`
       : read.length
         ? `only ${read.join(' and ')} requests read it, never the front end`
-        : 'no measured request reads it';
-    out.push({
+        : 'none of the measured requests (the home page, the dashboard) reads it';
+    const f: Finding = {
       kind: 'autoloaded-option',
       severity: row.bytes >= SMALL_BYTES || large ? 'warning' : 'information',
       contexts: unreadAnywhere,
@@ -99,13 +115,15 @@ function autoloadedOptions(raw: readonly RawFindings[], passes: { ctx: MeasureCo
           ? `Give the transient an expiration (a transient without one is autoloaded), or keep the data in a non-autoloaded option.`
           : `Turn autoload off for this option at this line (${w.callee}(…, false)); WordPress then loads it with one query where it is read.`,
       },
-    });
+    };
+    byLine.set(lineKey, f);
+    out.push(f);
   }
   return out;
 }
 
 /** Repeated queries and HTTP requests: per request, from each context's own screen (the least of its requests). */
-function perRequest(ctxs: { ctx: MeasureContext; rs: RawFindings[] }[]): Finding[] {
+function perRequest(ctxs: { ctx: MeasureContext; rs: RawFindings[]; queries: boolean }[]): Finding[] {
   type Acc = { f: Finding; per: number };
   const acc = new Map<string, Acc>();
   const add = (key: string, ctx: MeasureContext, per: number, make: () => Finding, save: FindingSaves) => {
@@ -123,7 +141,7 @@ function perRequest(ctxs: { ctx: MeasureContext; rs: RawFindings[] }[]): Finding
     f.saves[ctx] = save;
     acc.set(key, { f, per });
   };
-  for (const { ctx, rs } of ctxs) {
+  for (const { ctx, rs, queries } of ctxs) {
     if (!rs.length) continue;
     // The least count over the context's requests: a first request's one-time work is not "every request".
     const least = <T,>(get: (r: RawFindings) => T[] | undefined, key: (x: T) => string, n: (x: T) => number) => {
@@ -137,8 +155,16 @@ function perRequest(ctxs: { ctx: MeasureContext; rs: RawFindings[] }[]): Finding
         }
       return [...m.values()].filter((e) => e.seen === rs.length);
     };
-    for (const { x: q, n } of least((r) => r.queries, (q) => `${q.shape}|${q.file}|${q.line}`, (q) => q.n)) {
+    // Counted per call path (the line and the component's line that called its function): a helper called once from
+    // each of five places is no loop; one path five times is. The paths of one line that repeat are added up.
+    const lines = new Map<string, { q: NonNullable<RawFindings['queries']>[number]; n: number }>();
+    for (const { x: q, n } of queries ? least((r) => r.queries, (q) => `${q.shape}|${q.file}|${q.line}|${q.via ?? ''}`, (q) => q.n) : []) {
       if (n < REPEAT_MIN) continue;
+      const k = `${q.shape}|${q.file}|${q.line}`;
+      const had = lines.get(k);
+      lines.set(k, { q, n: (had?.n ?? 0) + n });
+    }
+    for (const { q, n } of lines.values()) {
       add(`q|${q.shape}|${q.file}|${q.line}`, ctx, n, () => ({
         kind: 'repeated-query',
         severity: 'warning',
@@ -175,8 +201,9 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
   const seen = new Map<string, Seen>();
   for (const p of passes)
     for (const a of p.r.assets ?? []) {
-      const w = a.enq ?? a.reg;
-      if (!w) continue;
+      // Only what the component enqueues itself: a file it only registers is loaded as another's dependency, and the
+      // enqueue that pulls it in is the line to change.
+      if (!a.enq) continue;
       const k = `${a.type}|${a.handle}`;
       const s = seen.get(k) ?? { a, ctxs: new Set(), screens: new Set(), head: new Set() };
       if (!s.a.bytes && a.bytes) s.a = { ...s.a, bytes: a.bytes };
@@ -191,7 +218,7 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
     }
   const out: Finding[] = [];
   for (const { a, ctxs, screens, head } of seen.values()) {
-    const w = (a.enq ?? a.reg)!;
+    const w = a.enq!;
     const bytes = a.bytes ?? null;
     const what = `${a.type === 'script' ? 'script' : 'stylesheet'} "${a.handle}"${bytes !== null ? ` (${sizeText(bytes)})` : ''}`;
     const evidence = (extra: Record<string, unknown>) => ({ handle: a.handle, type: a.type, bytes, in_head: head.size > 0, screens: [...screens].sort(), ...extra });
@@ -224,7 +251,7 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
     if (screens.has(MAIN_SCREEN.admin) && screens.has(SECOND_ADMIN)) {
       out.push({
         kind: 'admin-asset-everywhere',
-        severity: bytes !== null && bytes < SMALL_BYTES ? 'information' : 'warning',
+        severity: bytes !== null && bytes >= SMALL_BYTES ? 'warning' : 'information',
         contexts: ['admin'],
         ...base,
         message: `The ${what} is loaded on every admin screen (the dashboard and Settings › General both have it).`,
@@ -234,7 +261,34 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
       });
     }
   }
-  return out;
+  return groupByLine(out);
+}
+
+/**
+ * One finding per kind and line: a call enqueuing several files (wp_enqueue_media() brings six) is one thing to change.
+ * The handles are listed, the bytes and savings added up.
+ */
+function groupByLine(fs: Finding[]): Finding[] {
+  const by = new Map<string, Finding[]>();
+  for (const f of fs) by.set(`${f.kind}|${f.file}|${f.line}`, [...(by.get(`${f.kind}|${f.file}|${f.line}`) ?? []), f]);
+  return [...by.values()].map((g) => {
+    if (g.length === 1) return g[0];
+    const handles = g.map((f) => String(f.evidence.handle));
+    const known = g.map((f) => f.evidence.bytes).filter((b): b is number => typeof b === 'number');
+    const bytes = known.length ? known.reduce((a, b) => a + b, 0) : null;
+    const saves: Finding['saves'] = {};
+    for (const f of g) for (const [c, v] of Object.entries(f.saves) as [MeasureContext, FindingSaves][]) saves[c] = { bytes: (saves[c]?.bytes ?? 0) + (v.bytes ?? 0) };
+    const first = g[0];
+    const kindText = first.kind === 'admin-asset-everywhere' ? 'are loaded on every admin screen (the dashboard and Settings › General both have them)' : first.kind === 'large-asset' ? `are each over ${LARGE_ASSET_BYTES.toLocaleString('en-US')} bytes` : "are printed in the page's head without defer or async";
+    return {
+      ...first,
+      severity: g.some((f) => f.severity === 'warning') ? 'warning' : 'information',
+      contexts: ordered(g.flatMap((f) => f.contexts)),
+      message: `${g.length} scripts and styles enqueued at this line (${handles.join(', ')}${bytes !== null ? `; ${sizeText(bytes)} known` : ''}) ${kindText}.`,
+      evidence: { ...first.evidence, handle: handles[0], handles, bytes },
+      saves,
+    };
+  });
 }
 
 /** A finding's one-line text for tables and logs: "warning inc/options.php:5 autoloaded-option: …". */

@@ -40,7 +40,10 @@ export function callArguments(text: string, open: number): { args: [number, numb
   return undefined;
 }
 
-const OFF = /^\s*(false|0|'no'|"no"|'off'|"off")\s*$/i;
+const ON = /^\s*(true|1|null|'yes'|"yes"|'on'|"on"|'auto'|"auto")\s*$/i;
+
+/** Where an argument's own text ends (before the white space up to its comma or the closing parenthesis). */
+const argEnd = (text: string, [s, e]: [number, number]) => s + text.slice(s, e).trimEnd().length;
 
 /**
  * The edit turning autoload off in the `callee` call at (or ending on) `line` of `text` (1-based), or undefined when
@@ -73,24 +76,25 @@ export function autoloadEdit(text: string, file: string, line: number, callee: s
   let next: string;
   const named = argText.findIndex((a) => /^\s*autoload\s*:/.test(a));
   if (named >= 0) {
-    if (OFF.test(argText[named].replace(/^\s*autoload\s*:/, ''))) return undefined;
+    if (!ON.test(argText[named].replace(/^\s*autoload\s*:/, ''))) return undefined;
     const [s, e] = best.args[named];
     next = text.slice(best.callStart, s) + text.slice(s, e).replace(/(autoload\s*:\s*)[\s\S]*?(\s*)$/, '$1false$2') + text.slice(e, best.close + 1);
   } else if (argText.some((a) => /^\s*[A-Za-z_]\w*\s*:(?!:)/.test(a))) {
     // Other named arguments without autoload: autoload named too.
-    const last = best.args[best.args.length - 1];
-    next = text.slice(best.callStart, last[1]) + ', autoload: false' + text.slice(last[1], best.close + 1);
+    const end = argEnd(text, best.args[best.args.length - 1]);
+    next = text.slice(best.callStart, end) + ', autoload: false' + text.slice(end, best.close + 1);
   } else if (argText.length > spec.index) {
-    if (OFF.test(argText[spec.index])) return undefined;
+    // Only a literal that turns autoload on is replaced: an expression ($autoload ? 'yes' : 'no') decides per option.
+    if (!ON.test(argText[spec.index])) return undefined;
     const [s, e] = best.args[spec.index];
     const lead = /^\s*/.exec(text.slice(s, e))![0];
     const trail = /\s*$/.exec(text.slice(s, e))![0];
     next = text.slice(best.callStart, s) + lead + 'false' + trail + text.slice(e, best.close + 1);
   } else {
     if (argText.length < 1) return undefined;
-    const last = best.args[best.args.length - 1];
+    const end = argEnd(text, best.args[best.args.length - 1]);
     const fill = spec.fill.slice(argText.length, spec.index);
-    next = text.slice(best.callStart, last[1]) + [...fill, 'false'].map((a) => `, ${a}`).join('') + text.slice(last[1], best.close + 1);
+    next = text.slice(best.callStart, end) + [...fill, 'false'].map((a) => `, ${a}`).join('') + text.slice(end, best.close + 1);
   }
   const startLine = text.slice(0, best.callStart).split('\n').length;
   const endLine = text.slice(0, best.close).split('\n').length;

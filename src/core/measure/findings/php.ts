@@ -85,8 +85,16 @@ function wpbench_fd_where($bt) {
     if (isset($bt[$k + 1]) && !in_array($bt[$k + 1]['function'], array('include', 'include_once', 'require', 'require_once'), true)) {
       $fn = (isset($bt[$k + 1]['class']) ? $bt[$k + 1]['class'] . '::' : '') . $bt[$k + 1]['function'];
     }
+    // The next of the component's frames out: the line that called this function (a helper called from five places
+    // is no loop; the same call path five times is).
+    $via = null;
+    for ($j = $k + 1; $j < $n; $j++) {
+      if (!isset($bt[$j]['file'])) continue;
+      $vr = wpbench_fd_rel($bt[$j]['file']);
+      if ($vr !== null) { $via = $vr . ':' . (isset($bt[$j]['line']) ? (int) $bt[$j]['line'] : 0); break; }
+    }
     return array('file' => $rel, 'line' => isset($bt[$k]['line']) ? (int) $bt[$k]['line'] : 0, 'function' => $fn,
-      'callee' => (isset($bt[$k]['class']) ? $bt[$k]['class'] . '::' : '') . $bt[$k]['function']);
+      'callee' => (isset($bt[$k]['class']) ? $bt[$k]['class'] . '::' : '') . $bt[$k]['function'], 'via' => $via);
   }
   return null;
 }
@@ -123,7 +131,7 @@ if ($GLOBALS['wpbench_fd']['pass']) {
     $w = wpbench_fd_where(debug_backtrace(DEBUG_BACKTRACE_IGNORE_ARGS));
     if ($w === null) return $query;
     $shape = wpbench_fd_shape($query);
-    $k = $shape . '|' . $w['file'] . '|' . $w['line'];
+    $k = $shape . '|' . $w['file'] . '|' . $w['line'] . '|' . $w['via'];
     if (isset($GLOBALS['wpbench_fd']['queries'][$k])) $GLOBALS['wpbench_fd']['queries'][$k]['n']++;
     else { $w['shape'] = $shape; $w['n'] = 1; $GLOBALS['wpbench_fd']['queries'][$k] = $w; }
     return $query;

@@ -49,6 +49,8 @@ export interface RawWhere {
   function: string | null;
   /** the function called at that line (add_option, $wpdb->get_var: "wpdb::get_var") */
   callee: string;
+  /** the next of the component's frames out ("file:line"), or null: the call path's second step */
+  via?: string | null;
 }
 
 /** One request's record, as the collector writes it. */

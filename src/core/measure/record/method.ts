@@ -224,6 +224,8 @@ export interface LocalRecord {
   profile?: LocalProfile;
   /** `--findings`: what the component does that costs every request, each at its own line */
   findings?: Finding[];
+  /** `check --measure-local`: the component's root relative to the checked folder ("/" separated), where `findings` files are */
+  findings_root?: string;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the API's shape. */

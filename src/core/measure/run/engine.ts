@@ -247,7 +247,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // The findings pass comes after every timed and profiled request too.
     if (findingsDir) {
       const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
-      record = { ...record, findings: await findingsPass(findingsDir, running, cookie, measured, component, check, progress, o.onFindingsRaw) };
+      record = { ...record, findings: await findingsPass(findingsDir, running, cookie, measured, component, check, progress, o.onFindingsRaw, new Set(Object.keys(record.local.database_errors ?? {}) as MeasureContext[])) };
     }
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };

@@ -49,6 +49,7 @@ export async function findingsPass(
   check: () => void,
   progress: (line: string) => void,
   onRaw?: (raw: RawFindings[]) => void,
+  dbErrors?: ReadonlySet<MeasureContext>,
 ): Promise<Finding[]> {
   for (let r = 0; r < FINDINGS_PASS_REQUESTS; r++) {
     for (const s of PASS_SCREENS) {
@@ -68,7 +69,7 @@ export async function findingsPass(
   const raw = await readFindingsDir(dir);
   onRaw?.(raw);
   const root = component.singleFile || component.mustUse ? path.dirname(component.source) : component.source;
-  return withFixes(aggregateFindings(raw, measured), root);
+  return withFixes(aggregateFindings(raw, measured, { dbErrors }), root);
 }
 
 /** Every request's record in the folder, checked for shape (a damaged one is left out). */
