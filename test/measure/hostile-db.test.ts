@@ -130,7 +130,7 @@ function reportOf(text: string): Report {
  * folder itself and `db/` are, inside the sandbox, only the folders leading to the mounts, made in the sandbox's own
  * /tmp (memory, capped, seen by nothing outside it): a file written there never reaches the run's folder.
  */
-const ALLOWED = /^(\/$|db\/$|site\/wp-content\/(uploads|cache|upgrade)\/|work\/(tmp|db|probes|profiles|sock)\/|work\/php-errors\.log$)/;
+const ALLOWED = /^(\/$|db\/$|site\/wp-content\/(uploads|cache|upgrade)\/|work\/(tmp|db|probes|profiles|findings|sock)\/|work\/php-errors\.log$)/;
 
 function assertHeld(r: Report, text: string, o: { plantDir: string; throwaway: boolean }): void {
   // The throwaway server's own settings, readable by anyone (--db's server is the user's, set as they set it).
