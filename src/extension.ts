@@ -13,6 +13,7 @@ import { registerCommands } from './vscode/commands';
 import { registerMeasure, registerProfile, type MeasureCommand } from './vscode/measure';
 import { registerMeasureSite, type MeasureSiteCommand } from './vscode/measureSite';
 import { PROFILE_LENS_SELECTOR, ProfileLensProvider } from './vscode/profileLens';
+import { registerFindings } from './vscode/findings';
 import { FlamePanel, registerFlameGraph } from './vscode/flameGraph';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
 import { LocationIndex } from './core/session/locationIndex';
@@ -106,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const measureSite = registerMeasureSite(commands, context, bench, { confirm: ui.ask }, () => measure.running?.slug ?? profile.running?.slug);
   measure.busyWith = profile.busyWith = () => measureSite.running?.slug;
   registerFlameGraph(commands, context, bench);
+  const findings = registerFindings(commands, context, bench, () => measure.running?.slug ?? profile.running?.slug ?? measureSite.running?.slug);
   const lenses = new ProfileLensProvider(bench);
   context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider(PROFILE_LENS_SELECTOR, lenses));
   context.subscriptions.push(commands);
@@ -122,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): void {
       statusBar.update();
       inline.update();
       lenses.refresh();
+      findings.update();
       FlamePanel.active?.refreshFrom(bench);
       if (GlancePanel.get('wpBench.siteReport')) debounce('siteReport', 300, () => void vscode.commands.executeCommand('wpBench.showSiteReport', { refresh: true }));
       view.message = bench.state === 'scanning' ? vscode.l10n.t('Scanning…') : bench.state === 'looking-up' ? vscode.l10n.t('Looking up…') : undefined;
@@ -148,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length === 0) return;
       const doc = e.document;
+      if (doc.uri.scheme === 'file' && /\.php$/i.test(doc.uri.fsPath)) findings.onEdit(doc.uri.fsPath);
       if (doc.uri.scheme === 'file' && isDeclarationFile(path.basename(doc.uri.fsPath))) {
         debounce(doc.uri.toString(), 400, () => void bench.updateDocument(doc.uri.fsPath, doc.getText(), () => doc.isClosed));
       }

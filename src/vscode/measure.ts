@@ -140,7 +140,8 @@ export class MeasureCommand {
             // No API key, no editor variables: the child needs PATH, HOME and where to keep its cache.
             env: measureChildEnv(process.env, { WPBENCH_CACHE_DIR: this.context.globalStorageUri.fsPath }),
             signal: ac.signal,
-            extraArgs: this.profile ? ['--profile'] : [],
+            // Always with its findings (at their lines in the editor; a findings pass after the timed rounds).
+            extraArgs: this.profile ? ['--profile', '--findings'] : ['--findings'],
             onSpawn: (pid) => (running.childPid = pid),
             onProgress: (line, raw) => {
               const pid = /server pid (\d+)/.exec(raw)?.[1];

@@ -63,7 +63,23 @@ export function runSiteChild(o: MeasureChildOptions): Promise<SiteRecord> {
   return runCliChild(o, ['measure', o.path, '--site', '--json', ...(o.extraArgs ?? [])], isSiteRecord);
 }
 
-function runCliChild<T>(o: MeasureChildOptions, args: string[], accept: (v: unknown) => v is T): Promise<T> {
+/** What `measure PATH --baseline-ref REF --json` prints (the parts the editor reads). */
+export interface CompareResult {
+  current: LocalRecord;
+  baseline: LocalRecord;
+  passed: boolean;
+  /** what the working tree saves against REF, per request ("homepage −204 KB"), or null */
+  saved: string | null;
+}
+
+const isCompareResult = (v: unknown): v is CompareResult => !!v && typeof v === 'object' && isLocalRecord((v as CompareResult).current) && isLocalRecord((v as CompareResult).baseline);
+
+/** `measure PATH --baseline-ref REF --json`: both copies in one run (exit 1, a budget exceeded, and 3, inconclusive, still print the result). */
+export function runCompareChild(o: MeasureChildOptions & { ref: string }): Promise<CompareResult> {
+  return runCliChild(o, ['measure', o.path, '--baseline-ref', o.ref, '--json', ...(o.extraArgs ?? [])], isCompareResult, [0, 1, 3]);
+}
+
+function runCliChild<T>(o: MeasureChildOptions, args: string[], accept: (v: unknown) => v is T, okCodes: readonly number[] = [0]): Promise<T> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(new MeasureChildError('cancelled', null, true));
     const child = childProcess().spawn(o.node, [o.cli, ...args], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -100,7 +116,7 @@ function runCliChild<T>(o: MeasureChildOptions, args: string[], accept: (v: unkn
       clearTimeout(killTimer);
       o.signal?.removeEventListener('abort', onAbort);
       if (cancelled) return reject(new MeasureChildError('cancelled', code, true));
-      if (code === 0) {
+      if (code !== null && okCodes.includes(code)) {
         try {
           const record: unknown = JSON.parse(stdout.trim().split('\n').pop() ?? '');
           if (!accept(record)) throw new Error('not a local record');

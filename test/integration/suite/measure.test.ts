@@ -3,6 +3,7 @@
 // child process, the result in hover, tree, inline and the site total, and staleness after an edit.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { Node } from '../../../src/vscode/tree';
 import type { MeasureOutcome } from '../../../src/vscode/measure';
@@ -22,6 +23,17 @@ async function hoverAt(rel: string, needle: string): Promise<string> {
   const uri = workspaceFile(rel);
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, await positionOf(uri, needle));
   return hoverText(hovers);
+}
+
+/** Appends lines of PHP to a workspace file (an edit in the editor), saved. */
+async function appendSaved(rel: string, lines: string[]) {
+  const uri = workspaceFile(rel);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(uri, doc.positionAt(doc.getText().length), ['', ...lines, ''].join('\n'));
+  await vscode.workspace.applyEdit(edit);
+  await doc.save();
+  return { uri, doc };
 }
 
 describe('Measure Locally', function () {
@@ -146,21 +158,13 @@ describe('Measure Locally', function () {
 
   it('Profile Locally: a CodeLens above the function that spends the time and on its add_action line; the tree lists it and opens its line', async () => {
     const a = await api();
-    const uri = workspaceFile(ACME);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const code = [
-      '',
+    const { uri, doc } = await appendSaved(ACME, [
       'function acme_shop_tweaks_busy() {',
       '\t$end = hrtime( true ) + 15000000; // 15 ms of work on every request (a busy loop, not a sleep)',
       '\twhile ( hrtime( true ) < $end ) {}',
       '}',
       "add_action( 'init', 'acme_shop_tweaks_busy' );",
-      '',
-    ].join('\n');
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(uri, doc.positionAt(doc.getText().length), code);
-    await vscode.workspace.applyEdit(edit);
-    await doc.save();
+    ]);
     const defLine = doc.getText().split(/\r?\n/).findIndex((l) => l.startsWith('function acme_shop_tweaks_busy'));
     const addLine = doc.getText().split(/\r?\n/).findIndex((l) => l.includes("'acme_shop_tweaks_busy' )"));
     assert.ok(defLine > 0 && addLine > defLine);
@@ -212,5 +216,49 @@ describe('Measure Locally', function () {
     assert.match(String(item.description), /acme-shop-tweaks\.php:\d+$/);
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
     await waitFor('the function opened at its line', () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath && vscode.window.activeTextEditor.selection.active.line === defLine);
+  });
+
+  it('findings: a diagnostic at the line that autoloads 200 KB, the evidence in its hover, the quick fix, stale after the edit, and "Measure this change" says what it saved', async function () {
+    this.timeout(300_000);
+    const { uri, doc } = await appendSaved(ACME, ['register_activation_hook( __FILE__, function () {', "\tadd_option( 'acme_shop_tweaks_cache', str_repeat( 'c', 200 * 1024 ) );", '} );']);
+    const line = doc.getText().split(/\r?\n/).findIndex((l) => l.includes("add_option( 'acme_shop_tweaks_cache'"));
+    // HEAD is this state: "Measure this change" compares the fixed working tree with it.
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'the site with an autoloaded cache');
+
+    const acme = (await componentItem('acme-shop-tweaks'))!;
+    const r = await vscode.commands.executeCommand<MeasureOutcome>('wpBench.measureLocally', acme.node);
+    assert.equal(r.status, 'measured', r.message);
+    const finding = r.record!.findings!.find((f) => f.kind === 'autoloaded-option');
+    assert.ok(finding, JSON.stringify(r.record!.findings));
+    assert.equal(finding.line, line + 1);
+
+    const diag = await waitFor('the diagnostic at its line', () => vscode.languages.getDiagnostics(uri).find((d) => d.source === 'WP Bench' && d.code === 'autoloaded-option'));
+    assert.equal(diag.range.start.line, line);
+    assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(diag.message, /autoloads the option "acme_shop_tweaks_cache" \(200 KB\)/);
+    const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, 4)));
+    assert.match(hover, /`bytes`: 204800/);
+    assert.match(hover, /Fixing it saves, per request: .*Homepage −200 KB memory/);
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range);
+    const fix = actions.find((x) => /turn autoload off for "acme_shop_tweaks_cache"/.test(x.title));
+    const measureChange = actions.find((x) => /measure this change against HEAD/.test(x.title));
+    assert.ok(fix?.edit && measureChange?.command, actions.map((x) => x.title).join(' | '));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.equal(doc.lineAt(line).text, "\tadd_option( 'acme_shop_tweaks_cache', str_repeat( 'c', 200 * 1024 ), '', false );");
+    await waitFor('stale after the edit', () => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'autoloaded-option' && /\(stale: edited since it was measured\)$/.test(d.message)));
+    await doc.save();
+
+    const m = (await vscode.commands.executeCommand<{ status: string; saved?: string | null; message?: string }>(measureChange.command!.command, ...(measureChange.command!.arguments ?? [])))!;
+    assert.equal(m.status, 'measured', m.message);
+    assert.match(String(m.saved), /homepage −\d+ KB/);
+    const kb = Number(/homepage −(\d+) KB/.exec(String(m.saved))![1]);
+    assert.ok(kb >= 150, `${kb} KB saved on the homepage`);
+    const after = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, 4)));
+    assert.match(after, /Measured against HEAD: .*homepage −\d+ KB/);
   });
 });
