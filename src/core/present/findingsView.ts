@@ -66,9 +66,12 @@ export function savesSummary(saves: Finding['saves']): string {
 /** The hover of a finding: what, the evidence, what fixing it saves, the fix, and what "Measure this change" measured. */
 export function findingHover(spec: FindingSpec, measured?: string): string {
   const f = spec.finding;
-  const lines = [`**${escapeMarkdown(l10n.t('WP Bench finding'))}** ${markdownCode(f.kind)}${spec.stale ? ` — ${escapeMarkdown(l10n.t('stale: edited since it was measured'))}` : ''}`, '', escapeMarkdown(f.message), ''];
-  const ev = Object.entries(f.evidence).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0) && v !== '');
-  for (const [k, v] of ev) lines.push(`- ${markdownCode(k)}: ${escapeMarkdown(Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v)).slice(0, 300)}`);
+  // The message itself is the diagnostic's (VS Code shows it above): here the evidence, the saving and the fix.
+  const lines = [`**${escapeMarkdown(l10n.t('WP Bench finding'))}** ${markdownCode(f.kind)}${spec.stale ? ` — ${escapeMarkdown(l10n.t('stale: edited since it was measured'))}` : ''}`, ''];
+  // An empty list is said ("read_in: none": no measured request read it); numbers with their thousands separated.
+  const ev = Object.entries(f.evidence).filter(([k, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0 && k !== 'read_in'));
+  const value = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(', ') : l10n.t('none')) : typeof v === 'number' ? v.toLocaleString('en-US') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  lines.push(ev.map(([k, v]) => `${markdownCode(k)}: ${escapeMarkdown(value(v).slice(0, 200))}`).join(' · '));
   const saves = savesSummary(f.saves);
   if (saves) lines.push('', `${escapeMarkdown(l10n.t('Fixing it saves, per request:'))} ${escapeMarkdown(saves)}`);
   lines.push('', `${escapeMarkdown(l10n.t('Fix:'))} ${escapeMarkdown(f.fix.description)}${f.fix.edits?.length ? ` ${escapeMarkdown(l10n.t('(a quick fix applies it)'))}` : ''}`);

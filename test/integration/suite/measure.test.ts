@@ -241,7 +241,8 @@ describe('Measure Locally', function () {
     assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(diag.message, /autoloads the option "acme_shop_tweaks_cache" \(200 KB\)/);
     const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, 4)));
-    assert.match(hover, /`bytes`: 204800/);
+    assert.match(hover, /`bytes`: 204,800/);
+    assert.match(hover, /`read_in`: none/);
     assert.match(hover, /Fixing it saves, per request: .*Homepage −200 KB memory/);
 
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range);

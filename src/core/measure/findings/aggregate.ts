@@ -273,7 +273,8 @@ function groupByLine(fs: Finding[]): Finding[] {
   for (const f of fs) by.set(`${f.kind}|${f.file}|${f.line}`, [...(by.get(`${f.kind}|${f.file}|${f.line}`) ?? []), f]);
   return [...by.values()].map((g) => {
     if (g.length === 1) return g[0];
-    const handles = g.map((f) => String(f.evidence.handle));
+    // A script and a stylesheet may share a name (thickbox): each is said with its type.
+    const handles = g.map((f) => (g.some((o) => o !== f && o.evidence.handle === f.evidence.handle) ? `${String(f.evidence.handle)} (${String(f.evidence.type)})` : String(f.evidence.handle)));
     const known = g.map((f) => f.evidence.bytes).filter((b): b is number => typeof b === 'number');
     const bytes = known.length ? known.reduce((a, b) => a + b, 0) : null;
     const saves: Finding['saves'] = {};
