@@ -146,4 +146,43 @@ describe('a local measurement below its baseline', () => {
     assert.doesNotMatch(text, /\+-/);
     assert.match(text, /-0\.3 ms/);
   });
+
+});
+
+describe('report: the findings of local measurements (check --measure-local)', () => {
+  it("check --measure-local: a local record's findings reach SARIF at their lines under the component's folder, Markdown, HTML and JSON", () => {
+    const finding = {
+      kind: 'autoloaded-option' as const,
+      severity: 'warning' as const,
+      contexts: ['homepage' as const],
+      file: 'inc/options.php',
+      line: 5,
+      function: 'custom_activate',
+      message: 'add_option() autoloads the option "custom_cache" (200 KB) <b>',
+      evidence: { option: 'custom_cache', bytes: 204800, read_in: [] },
+      saves: { homepage: { memory_kb: 200 } },
+      fix: { description: 'Turn autoload off.' },
+    };
+    const components = [comp('custom', 'wp-content/plugins/custom/custom.php')];
+    const outcomes = new Map<string, LookupOutcome>([['plugin/custom', { kind: 'plugin', slug: 'custom', result: { state: 'not-in-dataset', kind: 'plugin', slug: 'custom' }, stale: false, fromCache: false }]]);
+    const config: JudgeConfig = { failOn: null, context: 'homepage', budgets: {}, ignore: [], local: new Map([[localKey('plugin', 'custom'), local('custom', 30, 2048, 3)]]) };
+    const j = judge({ components, outcomes, config });
+    const withFindings: JudgeConfig = { ...config, local: new Map([[localKey('plugin', 'custom'), { ...local('custom', 30, 2048, 3), findings: [finding], findings_root: 'wp-content/plugins/custom' }]]) };
+    const jf = judge({ components, outcomes, config: withFindings });
+    const sarif = JSON.parse(toSarif(jf, { uriPrefix: 'site' }));
+    const rules = sarif.runs[0].tool.driver.rules as { id: string }[];
+    const r = (sarif.runs[0].results as { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[]).find((x) => x.ruleId === 'autoloaded-option')!;
+    assert.equal(rules[r.ruleIndex].id, 'autoloaded-option');
+    assert.equal(r.level, 'warning');
+    assert.equal(r.locations[0].physicalLocation.artifactLocation.uri, 'site/wp-content/plugins/custom/inc/options.php');
+    assert.equal(r.locations[0].physicalLocation.region.startLine, 5);
+    assert.match(toMarkdown(jf), /Findings of the local measurements[\s\S]*`wp-content\/plugins\/custom\/inc\/options\.php:5` autoloaded-option/);
+    const html = toHtml(jf);
+    assert.match(html, /<code>wp-content\/plugins\/custom\/inc\/options\.php:5<\/code> autoloaded-option/);
+    assert.ok(!html.includes('<b>'), 'the message is escaped');
+    const json = JSON.parse(toJson(jf)) as { components: { slug: string; local: { findings?: unknown[]; findings_root?: string } | null }[] };
+    assert.equal(json.components.find((c) => c.slug === 'custom')!.local!.findings!.length, 1);
+    // Without findings, SARIF has the check's rules only.
+    assert.ok(!(JSON.parse(toSarif(j)).runs[0].tool.driver.rules as { id: string }[]).some((x) => x.id === 'autoloaded-option'));
+  });
 });

@@ -113,7 +113,7 @@ function autoloadedOptions(raw: readonly RawFindings[], passes: { ctx: MeasureCo
       fix: {
         description: transient
           ? `Give the transient an expiration (a transient without one is autoloaded), or keep the data in a non-autoloaded option.`
-          : `Turn autoload off for this option at this line (${w.callee}(…, false)); WordPress then loads it with one query where it is read.`,
+          : `Turn autoload off for this option at this line (${w.callee}(…, false)); WordPress then loads it with one query where it is read.${w.callee === 'update_option' ? ' (update_option() applies a new autoload only when it writes the option: on a site that already has it, when its value next changes.)' : ''}`,
       },
     };
     byLine.set(lineKey, f);
