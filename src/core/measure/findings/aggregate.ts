@@ -2,7 +2,7 @@
 // is fine and is never reported (see docs/findings.md): an autoloaded option the front end reads, a query run fewer
 // than REPEAT_MIN times, a deferred or footer script, an asset under LARGE_ASSET_BYTES, an admin asset enqueued on the
 // component's own screen only. Fixes that are mechanical are added by ./fix.ts from the component's source.
-import { CONTEXTS, type MeasureContext } from '../record/method';
+import { CONTEXT_NAMES as CONTEXTS, type ContextName as MeasureContext } from '../../model';
 import type { Finding, FindingSaves, RawFindings, RawWhere } from './types';
 
 /** The same query shape from one line this many times in one request: a query in a loop. */

@@ -1,6 +1,6 @@
 // The shapes of `measure --findings`: what the collector (./php.ts) writes per request, and the findings the record
 // carries (`findings` of a LocalRecord).
-import type { MeasureContext } from '../record/method';
+import type { ContextName as MeasureContext } from '../../model';
 
 export type FindingKind = 'autoloaded-option' | 'repeated-query' | 'remote-request' | 'render-blocking-script' | 'large-asset' | 'admin-asset-everywhere';
 export const FINDING_KINDS: readonly FindingKind[] = ['autoloaded-option', 'repeated-query', 'remote-request', 'render-blocking-script', 'large-asset', 'admin-asset-everywhere'];

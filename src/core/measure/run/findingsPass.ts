@@ -72,12 +72,22 @@ export async function findingsPass(
   return withFixes(aggregateFindings(raw, measured, { dbErrors }), root);
 }
 
-/** Every request's record in the folder, checked for shape (a damaged one is left out). */
+/** At most this many records are read, each at most this large: the folder is writable to the measured PHP. */
+const MAX_RECORDS = 200;
+const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Every request's record in the folder, checked for shape (a damaged one, anything but a regular file, or one past the
+ * caps is left out: the measured PHP can write into this folder too, so nothing in it is trusted).
+ */
 export async function readFindingsDir(dir: string): Promise<RawFindings[]> {
-  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.findings.json')).sort();
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.findings.json')).sort().slice(0, MAX_RECORDS);
   const out: RawFindings[] = [];
   for (const n of names) {
-    const r = parseRawFindings(await fs.readFile(path.join(dir, n), 'utf8').catch(() => ''));
+    const file = path.join(dir, n);
+    const st = await fs.lstat(file).catch(() => undefined);
+    if (!st?.isFile() || st.size > MAX_RECORD_BYTES) continue;
+    const r = parseRawFindings(await fs.readFile(file, 'utf8').catch(() => ''));
     if (r) out.push(r);
   }
   return out;

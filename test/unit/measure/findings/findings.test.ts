@@ -2,20 +2,21 @@
 // plugin (test/measure/findingsPlugin.ts: each kind at a marked line beside a look-alike) turned into findings, the
 // mechanical fix of an autoloaded option, --fix's writes, the reports, and the CLI's guards.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { aggregateFindings, REPEAT_MIN } from '../../../src/core/measure/findings/aggregate';
-import { applyEdits, autoloadEdit, withFixes } from '../../../src/core/measure/findings/fix';
-import type { Finding, RawFindings } from '../../../src/core/measure/findings/types';
-import { parseRawFindings } from '../../../src/core/measure/run/findingsPass';
-import { findingsHtml, findingsLines, findingsMarkdown, findingsSarif, savedText } from '../../../src/core/report/findingsFormats';
-import { runMeasureCli } from '../../../src/cli/measure';
-import type { LocalRecord } from '../../../src/core/measure/record/method';
-import type { RegressionReport } from '../../../src/core/measure/compare/regression';
-import { ASSET_BYTES, FINDINGS_FILES, markers } from '../../measure/findingsPlugin';
+import { aggregateFindings, REPEAT_MIN } from '../../../../src/core/measure/findings/aggregate';
+import { applyEdits, autoloadEdit, withFixes } from '../../../../src/core/measure/findings/fix';
+import type { Finding, RawFindings } from '../../../../src/core/measure/findings/types';
+import { parseRawFindings, readFindingsDir } from '../../../../src/core/measure/run/findingsPass';
+import { findingsHtml, findingsLines, findingsMarkdown, findingsSarif, savedText } from '../../../../src/core/report/findingsFormats';
+import { runMeasureCli } from '../../../../src/cli/measure';
+import type { LocalRecord } from '../../../../src/core/measure/record/method';
+import type { RegressionReport } from '../../../../src/core/measure/compare/regression';
+import { ASSET_BYTES, FINDINGS_FILES, markers } from '../../../measure/findingsPlugin';
 
-const RECORDED = path.resolve(__dirname, '..', '..', 'fixtures', 'findings', 'acme-findings.raw.json');
+const RECORDED = path.resolve(__dirname, '..', '..', '..', 'fixtures', 'findings', 'acme-findings.raw.json');
 const recorded = (): RawFindings[] => (JSON.parse(readFileSync(RECORDED, 'utf8')) as unknown[]).map((r) => parseRawFindings(JSON.stringify(r))!);
 const within10 = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) <= expected * 0.1, `${what}: ${actual}, expected ${expected} ± 10 %`);
 
@@ -81,6 +82,22 @@ describe('measure --findings: the findings of recorded requests', () => {
     assert.ok(!fs.some((f) => f.kind === 'repeated-query' || f.kind === 'render-blocking-script'));
   });
 
+  it('the records folder is the measured PHP\'s to write too: a FIFO, a link, a damaged file and one over the cap are left out', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wpbench-findings-dir-'));
+    try {
+      const good = JSON.stringify({ v: 1, id: 'a', phase: 'w', writes: [] });
+      writeFileSync(path.join(dir, 'a.findings.json'), good);
+      writeFileSync(path.join(dir, 'b.findings.json'), '{"v":1,');
+      writeFileSync(path.join(dir, 'c.findings.json'), ' '.repeat(9 * 1024 * 1024));
+      execFileSync('mkfifo', [path.join(dir, 'd.findings.json')]);
+      symlinkSync('/etc/passwd', path.join(dir, 'e.findings.json'));
+      const raw = await readFindingsDir(dir);
+      assert.deepEqual(raw.map((r) => r.id), ['a']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('damaged records are left out, not thrown', () => {
     assert.equal(parseRawFindings('not json'), undefined);
     assert.equal(parseRawFindings('{"v":2,"phase":"w","writes":[]}'), undefined);
@@ -143,7 +160,7 @@ describe('measure --findings: reports', () => {
   const hostile: Finding = { kind: 'remote-request', severity: 'warning', contexts: ['homepage'], file: 'inc/a|b.php', line: 7, function: null, message: 'GET <script>x</script> | [link](y)', evidence: { host: 'h' }, saves: { homepage: { http_requests: 1 } }, fix: { description: 'cache it' } };
 
   it('SARIF: each finding at its line under the component\'s folder, with the fix as a replacement where mechanical', async () => {
-    const fs = await withFixes(aggregateFindings(recorded()), path.resolve(__dirname, '..', '..', 'measure'));
+    const fs = await withFixes(aggregateFindings(recorded()), path.resolve(__dirname, '..', '..', '..', 'measure'));
     const sarif = JSON.parse(findingsSarif(record(fs), 'wp-content/plugins/acme-findings'));
     const res = sarif.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[];
     assert.equal(res.length, 6);
@@ -181,7 +198,7 @@ describe('measure --findings: CLI guards', () => {
     const err: string[] = [];
     return { out, err, io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { PATH: process.env.PATH }, cwd: process.cwd(), cacheDir: '/nonexistent-wpbench-cache' } };
   };
-  const FIX = path.resolve(__dirname, '..', '..', 'fixtures', 'measure', 'noop');
+  const FIX = path.resolve(__dirname, '..', '..', '..', 'fixtures', 'measure', 'noop');
   for (const args of [['--fix'], ['--findings', '--site'], ['--findings', '--baseline-ref', 'HEAD'], ['--findings', '--format', 'speedscope', '--profile'], ['--findings', '--format', 'collapsed']]) {
     it(`${args.join(' ')} is a usage error (exit 2), nothing measured`, async () => {
       const t = io();
