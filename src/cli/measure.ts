@@ -392,7 +392,7 @@ async function findingsOut(record: LocalRecord, format: string, fix: boolean, io
           ? ciSafeJson(findingsSarif(record, prefix))
           : format === 'html'
             ? findingsHtml(record)
-            : [measureTable(record), ...profileLines(record), ...findingsLines(record.findings)].join('\n');
+            : [measureTable(record), ...profileLines(record), ...findingsLines(record.findings, '', true)].join('\n');
   io.out(text);
   return 0;
 }

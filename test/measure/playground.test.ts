@@ -37,9 +37,13 @@ describe('wp-bench measure with the playground runtime', function () {
     }
   });
 
-  it('a plugin that does nothing: |memory| ≤ 64 KB and 0 queries; the output says TTFB is less precise', async () => {
-    const r = await measure(opts(path.join(FIX, 'noop')));
+  it('a plugin that does nothing: |memory| ≤ 64 KB and 0 queries; the output says TTFB is less precise (and that --findings needs native php)', async () => {
+    const lines: string[] = [];
+    // As the editor's Measure Locally asks (always with --findings): measured, the findings said not looked for.
+    const r = await measure({ ...opts(path.join(FIX, 'noop')), findings: true, progress: (l) => lines.push(l) });
     assert.equal(r.local.runtime, 'playground');
+    assert.equal(r.findings, undefined);
+    assert.ok(lines.some((l) => /^warning: findings were not looked for: they need the native php runtime/.test(l)), lines.join('\n'));
     assert.match(r.local.runtime_note ?? '', /less precise/);
     for (const c of ['activation', 'homepage', 'admin'] as const) {
       assert.ok(Math.abs(r.contexts[c]!.memory_delta_kb) <= 64, `${c} memory ${r.contexts[c]!.memory_delta_kb}`);

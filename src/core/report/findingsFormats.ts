@@ -34,8 +34,8 @@ export function savesText(f: Finding): string {
 }
 
 /** The table's lines: one per finding, its fix, and how many there are of each severity. */
-export function findingsLines(findings: readonly Finding[] | undefined, rootLabel = ''): string[] {
-  if (!findings) return [];
+export function findingsLines(findings: readonly Finding[] | undefined, rootLabel = '', asked = false): string[] {
+  if (!findings) return asked ? ['Findings: not looked for (they need the native php runtime; see the warning above).'] : [];
   if (!findings.length) return ['Findings: none (autoloaded options, repeated queries, HTTP requests, scripts and styles checked).'];
   const w = findings.filter((f) => f.severity === 'warning').length;
   const out = [`Findings: ${findings.length} (${w} warning${w === 1 ? '' : 's'}, ${findings.length - w} information)`];

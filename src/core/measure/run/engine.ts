@@ -21,7 +21,7 @@ import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
 import { withOpenSite } from './openSite';
-import { WRITES_HEADER, findingsPass, installFindings } from './findingsPass';
+import { FINDINGS_NEED_PHP, WRITES_HEADER, findingsPass, installFindings } from './findingsPass';
 import type { DatabaseInfo } from '../database/database';
 import { measuredText, ownTables, type LiveSite } from '../site/siteClient';
 import { SIDE_PREFIX } from '../php/phpFiles';
@@ -164,7 +164,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
         link: linksAreSafe(env),
       });
       if (profilerVersion) profiler = await installProfiler(site, component, profilerVersion, refComponent);
-      if (o.findings) findingsDir = await installFindings(site, component);
+      // The collector needs the paths PHP sees to be the site's own (native php); Playground measures without it.
+      if (o.findings && env.runtime === 'php') findingsDir = await installFindings(site, component);
+      else if (o.findings) progress(`warning: ${FINDINGS_NEED_PHP}`);
       return site;
     },
     async ({ site, running, srv, installed, cookie, db, check }) => {

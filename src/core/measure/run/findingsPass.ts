@@ -17,6 +17,9 @@ import { BOOT_PATH, type Site } from '../site/site';
 import { readProbe, type LiveSite } from '../site/siteClient';
 import { componentRoots } from './profiling';
 
+/** Said when --findings cannot look (the record then has no `findings`). */
+export const FINDINGS_NEED_PHP = 'findings were not looked for: they need the native php runtime (WordPress Playground runs PHP in WebAssembly, where the collector cannot name the component\'s files); --runtime php';
+
 /** Requests per screen in the findings pass (a figure counts as "every request" only when both have it). */
 export const FINDINGS_PASS_REQUESTS = 2;
 
