@@ -217,11 +217,24 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
       seen.set(k, s);
     }
   const out: Finding[] = [];
+  // A helper of the component's that enqueues for several callers (enqueue_style($handle) called from three places):
+  // the line to change is each caller's, where the call path's next step out says; the helper is named in `through`.
+  const callers = new Map<string, Set<string>>();
+  for (const { a } of seen.values()) {
+    const k = `${a.enq!.file}:${a.enq!.line}`;
+    if (a.enq!.via) callers.set(k, (callers.get(k) ?? new Set()).add(a.enq!.via));
+  }
+  const located = (e: RawWhere): { where: RawWhere; through?: string } => {
+    const via = e.via;
+    const i = via ? via.lastIndexOf(':') : -1;
+    if (!via || (callers.get(`${e.file}:${e.line}`)?.size ?? 0) < 2 || i <= 0 || !/^\d+$/.test(via.slice(i + 1))) return { where: e };
+    return { where: { file: via.slice(0, i), line: Number(via.slice(i + 1)), function: null, callee: e.function ?? e.callee }, through: `${e.file}:${e.line}${e.function ? ` (${e.function})` : ''}` };
+  };
   for (const { a, ctxs, screens, head } of seen.values()) {
-    const w = a.enq!;
+    const { where: w, through } = located(a.enq!);
     const bytes = a.bytes ?? null;
     const what = `${a.type === 'script' ? 'script' : 'stylesheet'} "${a.handle}"${bytes !== null ? ` (${sizeText(bytes)})` : ''}`;
-    const evidence = (extra: Record<string, unknown>) => ({ handle: a.handle, type: a.type, bytes, in_head: head.size > 0, screens: [...screens].sort(), ...extra });
+    const evidence = (extra: Record<string, unknown>) => ({ handle: a.handle, type: a.type, bytes, in_head: head.size > 0, screens: [...screens].sort(), ...(through ? { through } : {}), ...extra });
     const base = { file: w.file, line: w.line, function: w.function };
     if (head.has('homepage')) {
       out.push({

@@ -76,6 +76,15 @@ describe('measure --findings: the findings of recorded requests', () => {
     assert.ok(REPEAT_MIN === 5);
   });
 
+  it('a helper enqueuing for several callers: each finding at its caller\'s line, the helper named in `through`; one caller: at the enqueue', () => {
+    const helper = (handle: string, via: string | null) => ({ type: 'style' as const, handle, enq: { file: 'inc/assets.php', line: 9, function: 'Acme_Assets::enqueue', callee: 'wp_enqueue_style', via }, printed: true, in_head: true, deferred: false, bytes: 12_000 });
+    const pass = (screen: string, assets: ReturnType<typeof helper>[]): RawFindings => ({ v: 1, id: screen, phase: `p:admin:${screen}`, writes: [], assets });
+    const two = aggregateFindings([pass('index.php', [helper('a', 'admin/init.php:78'), helper('b', 'admin/bar.php:123')]), pass('options-general.php', [helper('a', 'admin/init.php:78'), helper('b', 'admin/bar.php:123')])]);
+    assert.deepEqual(two.map((f) => `${f.file}:${f.line} ${String(f.evidence.through)}`).sort(), ['admin/bar.php:123 inc/assets.php:9 (Acme_Assets::enqueue)', 'admin/init.php:78 inc/assets.php:9 (Acme_Assets::enqueue)']);
+    const one = aggregateFindings([pass('index.php', [helper('a', 'admin/init.php:78')]), pass('options-general.php', [helper('a', 'admin/init.php:78')])]);
+    assert.deepEqual(one.map((f) => `${f.file}:${f.line}`), ['inc/assets.php:9']);
+  });
+
   it('a context the component could not be measured in gives no findings', () => {
     const fs = aggregateFindings(recorded(), new Set(['activation', 'admin'] as const));
     assert.ok(fs.every((f) => !f.contexts.includes('homepage')), JSON.stringify(fs.map((f) => f.contexts)));
