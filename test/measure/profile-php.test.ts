@@ -66,7 +66,11 @@ describe('profiling must-use plugin (PHP)', function () {
     assert.equal(php.stdout, 'excimer', 'php-excimer is installed (npm run test:measure installs it)');
     // php-cli reads HTTP_* request headers from the environment into $_SERVER.
     const r = spawnSync('php', [main], { encoding: 'utf8', env: { PATH: process.env.PATH, HTTP_X_WPBENCH_REQ: 'cli-1', HTTP_X_WPBENCH_PROFILE: '1' } });
-    assert.equal(r.status, 0, r.stdout + r.stderr);
+    // Excimer's own teardown race: on a busy machine the CLI process can abort as it exits, after the profile was
+    // written ("pthread_mutex_lock(): Invalid argument": a timer event in flight meets the destroyed profiler). That
+    // exit alone is Excimer's, not the plugin's: the profile below must still be complete and right.
+    const excimerTeardown = r.status !== 0 && /^pthread_mutex_lock\(\): Invalid argument$/.test((r.stdout + r.stderr).trim());
+    assert.ok(r.status === 0 || excimerTeardown, r.stdout + r.stderr);
     const p = parseProfile(readFileSync(path.join(out, profileFileName('cli-1')), 'utf8'));
     assert.equal(p.base, comp);
     const res = attributeProfiles([p]);

@@ -195,6 +195,9 @@ describe('measure --findings: reports', () => {
     const row = (context: string, metric: string, difference: number, noise: number) => ({ context, metric, difference, noise });
     const report = { rows: [row('homepage', 'memoryMb', -0.2, 0.01), row('homepage', 'ttfbMs', -0.4, 0.1), row('admin', 'memoryMb', -0.005, 0.01), row('admin', 'queries', 1, 0)] } as unknown as RegressionReport;
     assert.equal(savedText(report), 'homepage −205 KB');
+    // Memory first, then time, whatever order the rows come in.
+    const both = { rows: [row('homepage', 'ttfbMs', -1.3, 0.2), row('homepage', 'memoryMb', -0.2, 0.01)] } as unknown as RegressionReport;
+    assert.match(savedText(both)!, /^homepage −205 KB, −1\.3 ms$/);
     const faster = { rows: [row('homepage', 'ttfbMs', -3, 0.5)] } as unknown as RegressionReport;
     assert.match(savedText(faster)!, /^homepage −3(\.0)? ms$/);
     assert.equal(savedText({ rows: [row('homepage', 'queries', 0, 0)] } as unknown as RegressionReport), undefined);
