@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { SiteOptions } from './lib/fixtures';
 import { round } from './lib/util';
+import { runCli } from '../src/cli';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const QUICK = process.argv.includes('--quick');
@@ -47,4 +48,18 @@ export const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
 /** Flushes freshly written fixtures to disk, so write-back does not run during the timings. */
 export function settle(): void {
   spawnSync('sync', [], { timeout: 120_000 });
+}
+
+/**
+ * `wp-bench measure ARGS` on the native runtime (PHP_BIN: another PHP), in this process, with `env`: its exit code,
+ * what it printed and its whole time in seconds.
+ */
+export function measureCli(env: NodeJS.ProcessEnv): (args: string[], cwd?: string) => Promise<{ code: number; out: string; err: string; s: number }> {
+  return async (args, cwd = ROOT) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const t0 = Date.now();
+    const code = await runCli(['measure', ...args, '--runtime', 'php', ...(process.env.PHP_BIN ? ['--php', process.env.PHP_BIN] : [])], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
+    return { code, out: out.join('\n'), err: err.join('\n'), s: (Date.now() - t0) / 1000 };
+  };
 }

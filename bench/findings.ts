@@ -5,14 +5,12 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../src/cli';
 import type { LocalRecord } from '../src/core/measure/record/method';
 import { git } from '../test/measure/loadSample';
 import { ASSET_BYTES, FINDINGS_FILES, markers, writeFindingsPlugin } from '../test/measure/findingsPlugin';
-import type { Status } from './common';
+import { measureCli, type Status } from './common';
 
 type RowFn = (id: string, figure: string, value: string, target: string, status: Status) => void;
-const ROOT = path.resolve(__dirname, '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const within10 = (x: number, truth: number) => Math.abs(x - truth) <= truth * 0.1;
 
@@ -25,13 +23,7 @@ export async function figureFindings(row: RowFn, details: Record<string, unknown
   const cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-bench-findings-cache-'));
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-bench-findings-'));
   const env = { ...process.env, WPBENCH_CACHE_DIR: cache };
-  const cli = async (args: string[], cwd = ROOT) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const t0 = Date.now();
-    const code = await runCli(['measure', ...args, '--runtime', 'php', ...(process.env.PHP_BIN ? ['--php', process.env.PHP_BIN] : [])], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
-    return { code, out: out.join('\n'), err: err.join('\n'), s: (Date.now() - t0) / 1000 };
-  };
+  const cli = measureCli(env);
   try {
     const plugin = await writeFindingsPlugin(work);
     log('findings: the calibration plugin, with and without --findings, alternated');

@@ -4,9 +4,9 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../src/cli';
 import type { LocalRecord } from '../src/core/measure/record/method';
 import { git } from '../test/measure/loadSample';
+import { measureCli } from './common';
 
 type Status = 'PASS' | 'FAIL' | 'info' | 'not measured' | 'ERROR';
 type RowFn = (id: string, figure: string, value: string, target: string, status: Status) => void;
@@ -24,13 +24,7 @@ export async function figureProfile(row: RowFn, details: Record<string, unknown>
   const cache = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-bench-profile-cache-'));
   const repo = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-bench-profile-'));
   const env = { ...process.env, WPBENCH_CACHE_DIR: cache };
-  const cli = async (args: string[], cwd = ROOT) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const t0 = Date.now();
-    const code = await runCli(['measure', ...args, '--runtime', 'php', ...(process.env.PHP_BIN ? ['--php', process.env.PHP_BIN] : [])], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd });
-    return { code, out: out.join('\n'), err: err.join('\n'), s: (Date.now() - t0) / 1000 };
-  };
+  const cli = measureCli(env);
   try {
     log('profile: the calibration plugin, cold');
     const r = await cli([HOTSPOTS, '--profile', '--json', '--no-cache']);

@@ -7,6 +7,7 @@ import { formatMetric, type RegressionReport } from '../measure/compare/regressi
 import { escapeHtml } from '../present/outcome';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { sarifLog } from './formats';
+import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
 
 export const FINDING_RULES: Record<FindingKind, { name: string; text: string }> = {
@@ -90,24 +91,16 @@ export function findingsSarif(r: LocalRecord, prefix = '', toolVersion?: string)
 export function findingsHtml(r: LocalRecord): string {
   const e = (t: string, max = 400) => escapeHtml(plainText(t, max));
   const fs = r.findings ?? [];
+  // The report pages' own head (the same policy and styles as `check --format html`).
   const out = [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>WP Bench findings — ${e(r.name, 80)}</title>`,
-    '<style>body{font:14px/1.45 -apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1f2328;max-width:200mm;margin:0 auto;padding:24px}table{border-collapse:collapse;width:100%}th,td{padding:4px 6px;border-bottom:1px solid #d1d9e0;text-align:left;vertical-align:top}.warning{color:#9a6700;font-weight:600}.information{color:#0969da}.note{color:#59636e}code{font-size:12px}</style>',
-    '</head>',
-    '<body>',
+    ...htmlHead(`WP Bench findings — ${plainText(r.name, 80)}`),
     `<h1>${e(r.name, 80)} <code>${escapeHtml(r.slug)}</code></h1>`,
     `<p class="note">Findings of WP Bench (measure --findings) on a throwaway WordPress ${e(r.local.wordpress_version, 20)}, PHP ${e(r.local.php_version, 20)}: each at the innermost line of the component's own code.</p>`,
   ];
   if (!fs.length) out.push('<p>No findings.</p>');
   else {
     out.push('<table><thead><tr><th scope="col">Severity</th><th scope="col">Where</th><th scope="col">Kind</th><th scope="col">What</th><th scope="col">Saves per request</th><th scope="col">Fix</th></tr></thead><tbody>');
-    for (const f of fs) out.push(`<tr><td class="${f.severity}">${f.severity}</td><td><code>${e(`${f.file}:${f.line}`, 200)}</code></td><td>${f.kind}</td><td>${e(f.message)}</td><td>${e(savesText(f) || '–')}</td><td>${e(f.fix.description, 300)}${f.fix.edits?.length ? ' (<code>--fix</code>)' : ''}</td></tr>`);
+    for (const f of fs) out.push(`<tr><td class="${f.severity === 'warning' ? 'over' : 'note'}">${f.severity}</td><td><code>${e(`${f.file}:${f.line}`, 200)}</code></td><td>${f.kind}</td><td>${e(f.message)}</td><td>${e(savesText(f) || '–')}</td><td>${e(f.fix.description, 300)}${f.fix.edits?.length ? ' (<code>--fix</code>)' : ''}</td></tr>`);
     out.push('</tbody></table>');
   }
   out.push('</body>', '</html>', '');
