@@ -4,6 +4,7 @@
 // sum of the parts up again.
 import { CONTEXTS, type MeasureContext } from '../record/method';
 import { sumOfParts } from './sitePlan';
+import { printable, siteRecordProblem } from './shardShape';
 import { isSiteRecord, type SiteComponentResult, type SiteRecord } from './siteRecord';
 
 /** Why a set of records cannot be merged (said with exit 2). */
@@ -12,26 +13,30 @@ export class MergeError extends Error {}
 /**
  * One record from the shards' records: all N shards of one run (same N, each K once), measured on the same WordPress,
  * PHP, database and theme. The stack is shard 1's (each shard's deltas are against its own stack and clean site);
- * each member comes from the shard that measured it; the sum of the parts is added up again.
+ * each member comes from the shard that measured it; the sum of the parts is added up again. Each record is checked
+ * first (shardShape.ts): what is wrong is said with its name (`names`, e.g. its file; else "record 2") and the field.
  */
-export function mergeSiteRecords(records: readonly unknown[]): SiteRecord {
+export function mergeSiteRecords(records: readonly unknown[], names: readonly string[] = []): SiteRecord {
   if (!records.length) throw new MergeError('nothing to merge: give the shards\' JSON records (measure SITE --site --shard K/N --json)');
   const recs = records.map((r, i) => {
-    if (!isSiteRecord(r)) throw new MergeError(`record ${i + 1} is not a site record (measure SITE --site --json)`);
-    if (!r.local.shard) throw new MergeError(`record ${i + 1} is not a shard's (it was measured without --shard)`);
+    const name = names[i] === undefined ? `record ${i + 1}` : printable(names[i]);
+    const problem = siteRecordProblem(r);
+    if (problem) throw new MergeError(`${name}: ${problem}`);
+    if (!isSiteRecord(r)) throw new MergeError(`${name} is not a site record (measure SITE --site --json)`);
+    if (!r.local.shard) throw new MergeError(`${name} is not a shard's (it was measured without --shard)`);
     return r;
   });
   const n = recs[0].local.shard!.n;
   const ks = recs.map((r) => r.local.shard!.k).sort((a, b) => a - b);
-  if (recs.some((r) => r.local.shard!.n !== n)) throw new MergeError(`the records are shards of different splits (${[...new Set(recs.map((r) => `/${r.local.shard!.n}`))].join(', ')})`);
+  if (recs.some((r) => r.local.shard!.n !== n)) throw new MergeError(`the records are shards of different splits (${listed([...new Set(recs.map((r) => `/${r.local.shard!.n}`))])})`);
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !ks.includes(k));
   const doubled = ks.filter((k, i) => ks[i - 1] === k);
-  if (missing.length || doubled.length) throw new MergeError(`shards of ${n}: ${missing.length ? `missing ${missing.join(', ')}` : ''}${missing.length && doubled.length ? '; ' : ''}${doubled.length ? `given twice ${[...new Set(doubled)].join(', ')}` : ''}`);
+  if (missing.length || doubled.length) throw new MergeError(`shards of ${n}: ${missing.length ? `missing ${listed(missing)}` : ''}${missing.length && doubled.length ? '; ' : ''}${doubled.length ? `given twice ${listed([...new Set(doubled)])}` : ''}`);
   const facts = (r: SiteRecord) => `WordPress ${r.local.wordpress}, PHP ${r.local.php}, ${r.local.database?.engine ?? 'sqlite'} ${r.local.database?.version ?? ''}, theme ${r.local.theme ?? 'none'}, ${r.local.rounds} rounds`;
   // The same site: the same members, each with the same files, and the same ones left out.
   const site = (r: SiteRecord) => r.components.map((c) => `${c.kind}:${c.must_use ? 'mu:' : ''}${c.slug}@${c.hash ?? ''}${c.left_out ? ' (left out)' : ''}`).sort().join(', ');
   if (new Set(recs.map(site)).size > 1) throw new MergeError('the shards measured different sites (other members, other files or other members left out): measure every shard from the same commit');
-  if (new Set(recs.map(facts)).size > 1) throw new MergeError(`the shards were measured on different set-ups: ${[...new Set(recs.map(facts))].join(' / ')}`);
+  if (new Set(recs.map(facts)).size > 1) throw new MergeError(`the shards were measured on different set-ups: ${listed([...new Set(recs.map(facts))].map((x) => printable(x)), 3, ' / ')}`);
   const first = recs.find((r) => r.local.shard!.k === 1)!;
   const key = (c: SiteComponentResult) => `${c.kind}:${c.must_use ? 'mu:' : ''}${c.slug}`;
   const members = new Map<string, SiteComponentResult>();
@@ -70,4 +75,9 @@ function mergedRounds(recs: readonly SiteRecord[]): SiteRecord['local']['rounds_
   if (!all.length) return undefined;
   const meds = all.map((x) => x.median).sort((a, b) => a - b);
   return { min: Math.min(...all.map((x) => x.min)), median: meds[meds.length >> 1], max: Math.max(...all.map((x) => x.max)) };
+}
+
+/** A list for a one-line message: the first few, then the last and how many in all ("2, 3, 4, …, 1000 (999 of them)"). */
+function listed(xs: ReadonlyArray<string | number>, max = 8, sep = ', '): string {
+  return xs.length <= max ? xs.join(sep) : `${xs.slice(0, max - 1).join(sep)}${sep}…${sep}${xs[xs.length - 1]} (${xs.length} of them)`;
 }
