@@ -24,8 +24,8 @@ import { PROFILE_ROUNDS } from '../core/measure/run/profiling';
 import { toCollapsed, toSpeedscope } from '../core/measure/profile/attribute';
 import { parseOptions, UsageError, type CliIo } from './scan';
 import { findingsHtml, findingsLines, findingsMarkdown, findingsSarif } from '../core/report/findingsFormats';
-import { applyEdits } from '../core/measure/findings/fix';
-import { plainText } from '../core/report/plain';
+import { applyEdits, componentFindings } from '../core/measure/findings/fix';
+import { measuredLine, measuredText } from '../core/measure/component/measuredText';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
 export interface MeasureIo extends CliIo {
@@ -370,15 +370,16 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
  * `--findings`: the record in the format asked for; with `--fix`, the mechanical fixes applied to the component's own
  * files (only lines still as they were read), each change said on stderr.
  */
-async function findingsOut(record: LocalRecord, format: string, fix: boolean, io: MeasureIo, at: string): Promise<number> {
+export async function findingsOut(record: LocalRecord, format: string, fix: boolean, io: MeasureIo, at: string): Promise<number> {
   const component = await detectComponent(path.resolve(io.cwd, at), io.signal);
   const root = component.singleFile || component.mustUse ? path.dirname(component.source) : component.source;
+  record = { ...record, findings: await componentFindings(record.findings, root, (line) => io.err(`wp-bench: ${line}`)) };
   if (fix) {
     const edits = (record.findings ?? []).flatMap((f) => f.fix.edits ?? []);
     if (!edits.length) io.err('wp-bench: --fix: no finding has a mechanical fix; nothing changed');
     for (const a of await applyEdits(root, edits)) {
-      const where = `${path.relative(io.cwd, path.join(root, ...a.edit.file.split('/'))) || a.edit.file}:${a.edit.line}`;
-      if (a.applied) io.err(`wp-bench: fixed ${where}: ${plainText(a.edit.old.trim(), 200)} → ${plainText(a.edit.new.trim(), 200)}`);
+      const where = `${measuredText(path.relative(io.cwd, path.join(root, ...a.edit.file.split('/'))) || a.edit.file)}:${a.edit.line}`;
+      if (a.applied) io.err(`wp-bench: fixed ${where}: ${measuredLine(a.edit.old, 200)} → ${measuredLine(a.edit.new, 200)}`);
       else io.err(`wp-bench: not fixed ${where}: ${a.why}`);
     }
   }

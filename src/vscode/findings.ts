@@ -1,9 +1,11 @@
 // The findings of local measurements in the editor (src/core/present/findingsView.ts decides): a diagnostic at each
 // finding's line, its hover, the quick fix where the fix is mechanical, and "Measure this change" (the component
 // measured against HEAD, both copies in one run: what the change saved, in a notification and in the hover).
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { runCompareChild, measureChildEnv, MeasureChildError } from '../core/measure/child';
+import { componentFile } from '../core/measure/findings/fix';
 import { findingHover, findingSpecs, measuredChangeText, quickFixEdits, type FindingSpec } from '../core/present/findingsView';
 import { uiPlainText } from '../core/present/format';
 import type { Bench } from './bench';
@@ -24,11 +26,22 @@ export class FindingsSurface implements vscode.HoverProvider, vscode.CodeActionP
   /** what "Measure this change" measured, per component ("plugin:acme") */
   readonly measured = new Map<string, string>();
 
+  /** the latest update(): an older one's check finishing late is not shown */
+  private generation = 0;
+
   constructor(private readonly bench: Bench) {}
 
+  /** The findings, shown once each file is checked: only the component's own regular files (componentFile). */
   update(): void {
+    const gen = ++this.generation;
+    void ownFiles(findingSpecs(this.bench.local.all())).then((specs) => {
+      if (gen === this.generation) this.show(specs);
+    });
+  }
+
+  private show(specs: FindingSpec[]): void {
     const before = new Set(this.specs.map((s) => `${s.id}@${s.finding.message}`));
-    this.specs = findingSpecs(this.bench.local.all()).map((s) => (this.edited.has(s.file) && !s.stale ? { ...s, stale: true, message: vscode.l10n.t('{0} (stale: edited since it was measured)', s.finding.message) } : s));
+    this.specs = specs.map((s) => (this.edited.has(s.file) && !s.stale ? { ...s, stale: true, message: vscode.l10n.t('{0} (stale: edited since it was measured)', s.finding.message) } : s));
     // A new measurement of a file's component makes its findings current again.
     if (this.specs.some((s) => !before.has(`${s.id}@${s.finding.message}`))) for (const s of this.specs) if (!s.stale) this.edited.delete(s.file);
     const byFile = new Map<string, vscode.Diagnostic[]>();
@@ -62,14 +75,15 @@ export class FindingsSurface implements vscode.HoverProvider, vscode.CodeActionP
     return new vscode.Hover(md, doc.lineAt(pos.line).range);
   }
 
-  provideCodeActions(doc: vscode.TextDocument, range: vscode.Range | vscode.Selection, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
+  async provideCodeActions(doc: vscode.TextDocument, range: vscode.Range | vscode.Selection, ctx: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
     const out: vscode.CodeAction[] = [];
     const ours = ctx.diagnostics.filter((d) => d.source === 'WP Bench' && typeof d.code === 'string');
     const seen = new Set<string>();
     for (const d of ours) {
       for (const s of this.at(doc, d.range.start.line).filter((x) => x.code === d.code)) {
         const edits = s.stale ? undefined : quickFixEdits(s.finding.fix.edits, (l) => (l < doc.lineCount ? doc.lineAt(l).text : undefined));
-        if (edits) {
+        // Checked again now: the edit goes to this document only when it is the component's own file (no link on the way).
+        if (edits && (await isOwnDocument(s, doc.uri.fsPath))) {
           const a = new vscode.CodeAction(vscode.l10n.t('WP Bench: turn autoload off for "{0}"', String(s.finding.evidence.option ?? '')), vscode.CodeActionKind.QuickFix);
           a.diagnostics = [d];
           a.isPreferred = true;
@@ -93,6 +107,24 @@ export class FindingsSurface implements vscode.HoverProvider, vscode.CodeActionP
   dispose(): void {
     this.collection.dispose();
   }
+}
+
+/** The specs whose file is one of their component's own regular files (componentFile; each file checked once). */
+async function ownFiles(specs: FindingSpec[]): Promise<FindingSpec[]> {
+  const own = new Map<string, Promise<string | undefined>>();
+  const check = (s: FindingSpec) => {
+    const key = `${s.root}\0${s.finding.file}`;
+    if (!own.has(key)) own.set(key, componentFile(s.root, s.finding.file));
+    return own.get(key)!;
+  };
+  const ok = await Promise.all(specs.map(async (s) => (await check(s)) !== undefined));
+  return specs.filter((_, i) => ok[i]);
+}
+
+/** Whether the quick fix of `spec` may edit the document at `docPath`: the finding's file passes componentFile, and is it. */
+async function isOwnDocument(spec: FindingSpec, docPath: string): Promise<boolean> {
+  const [own, doc] = await Promise.all([componentFile(spec.root, spec.finding.file), fs.realpath(docPath).catch(() => undefined)]);
+  return own !== undefined && own === doc;
 }
 
 /** WP Bench: Measure This Change — the component measured against HEAD (`measure --baseline-ref HEAD`), in a child process. */

@@ -13,6 +13,8 @@ import { profileBase } from './profileLens';
 export interface FindingSpec {
   /** absolute path of the file the finding is in */
   file: string;
+  /** the component's root its `finding.file` is relative to (componentFile checks the file against it) */
+  root: string;
   /** 0-based line */
   line: number;
   severity: 'warning' | 'information';
@@ -42,7 +44,7 @@ export function findingSpecs(locals: readonly LocalResult[]): FindingSpec[] {
       if (f.file.split('/').includes('..') || path.isAbsolute(f.file)) continue;
       const file = path.join(base, ...f.file.split('/'));
       const text = local.stale ? l10n.t('{0} (stale: edited since it was measured)', f.message) : f.message;
-      out.push({ file, line: Math.max(0, f.line - 1), severity: f.severity, message: text, code: f.kind, id: findingId(local, f), kind: local.kind, slug: local.slug, finding: f, stale: local.stale });
+      out.push({ file, root: base, line: Math.max(0, f.line - 1), severity: f.severity, message: text, code: f.kind, id: findingId(local, f), kind: local.kind, slug: local.slug, finding: f, stale: local.stale });
     }
   }
   return out;

@@ -1,6 +1,7 @@
 // Reports of `wp-bench measure PATH --findings`: the lines the terminal table ends with, Markdown (a pull-request
 // comment or job summary), SARIF 2.1.0 with each finding at its line, and a self-contained HTML page. Also the
-// "saved" line of `--baseline-ref` (what a fix saved, measured). Every string from a file is escaped for its place.
+// "saved" line of `--baseline-ref` (what a fix saved, measured). Every string from a file is escaped for its place; a
+// finding's texts come from the measured code and are written as measuredLine writes them (a line break as `\n`).
 import type { LocalRecord } from '../measure/record/method';
 import { FINDING_KINDS, type Finding, type FindingKind, type FindingSaves } from '../measure/findings/types';
 import { formatMetric, type RegressionReport } from '../measure/compare/regression';
@@ -9,6 +10,7 @@ import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { sarifLog } from './formats';
 import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
+import { measuredLine } from '../measure/component/measuredText';
 
 export const FINDING_RULES: Record<FindingKind, { name: string; text: string }> = {
   'autoloaded-option': { name: 'AutoloadedOption', text: 'An option the component writes with autoload on that no front-end request reads (or over 150 KB): every request loads it.' },
@@ -42,9 +44,9 @@ export function findingsLines(findings: readonly Finding[] | undefined, rootLabe
   const out = [`Findings: ${findings.length} (${w} warning${w === 1 ? '' : 's'}, ${findings.length - w} information)`];
   for (const f of findings) {
     const saves = savesText(f);
-    out.push(`  ${f.severity === 'warning' ? 'warning' : 'info   '} ${rootLabel}${plainText(f.file, 200)}:${f.line} ${f.kind} [${f.contexts.join(', ')}]`);
-    out.push(`          ${plainText(f.message, 400)}${saves ? ` Saves per request: ${saves}.` : ''}`);
-    out.push(`          Fix: ${plainText(f.fix.description, 300)}${f.fix.edits?.length ? ' (--fix applies it)' : ''}`);
+    out.push(`  ${f.severity === 'warning' ? 'warning' : 'info   '} ${rootLabel}${measuredLine(f.file, 200)}:${f.line} ${f.kind} [${f.contexts.join(', ')}]`);
+    out.push(`          ${measuredLine(f.message, 400)}${saves ? ` Saves per request: ${saves}.` : ''}`);
+    out.push(`          Fix: ${measuredLine(f.fix.description, 300)}${f.fix.edits?.length ? ' (--fix applies it)' : ''}`);
   }
   return out;
 }
@@ -59,7 +61,7 @@ export function findingsMarkdown(r: LocalRecord): string {
   out.push('| Severity | Where | Kind | What | Saves per request | Fix |', '|:--|:--|:--|:--|:--|:--|');
   for (const f of fs) {
     out.push(
-      `| ${f.severity === 'warning' ? '⚠️ warning' : 'ℹ️ information'} | ${markdownCode(`${plainText(f.file, 200)}:${f.line}`)} | ${f.kind} | ${escapeMarkdown(plainText(f.message, 400))} | ${escapeMarkdown(savesText(f) || '–')} | ${escapeMarkdown(plainText(f.fix.description, 300))}${f.fix.edits?.length ? ' (`--fix`)' : ''} |`,
+      `| ${f.severity === 'warning' ? '⚠️ warning' : 'ℹ️ information'} | ${markdownCode(`${measuredLine(f.file, 200)}:${f.line}`)} | ${f.kind} | ${escapeMarkdown(measuredLine(f.message, 400))} | ${escapeMarkdown(savesText(f) || '–')} | ${escapeMarkdown(measuredLine(f.fix.description, 300))}${f.fix.edits?.length ? ' (`--fix`)' : ''} |`,
     );
   }
   out.push('', `<sub>${escapeMarkdown('Found on a throwaway WordPress site by WP Bench (measure --findings): each at the innermost line of the component\'s own code.')}</sub>`);
@@ -77,7 +79,7 @@ export function findingsSarif(r: LocalRecord, prefix = '', toolVersion?: string)
       ruleId: f.kind,
       ruleIndex: FINDING_KINDS.indexOf(f.kind),
       level: f.severity === 'warning' ? 'warning' : 'note',
-      message: { text: esc(plainText(`${f.message}${saves ? ` Saves per request: ${saves}.` : ''} Fix: ${f.fix.description}`, 1000)) },
+      message: { text: esc(measuredLine(`${f.message}${saves ? ` Saves per request: ${saves}.` : ''} Fix: ${f.fix.description}`, 1000)) },
       locations: [{ physicalLocation: { artifactLocation: { uri: uri.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, f.line), startColumn: 1 } } }],
       partialFingerprints: { 'wpBench/v1': `${f.kind}/${r.type}/${r.slug}/${f.file}/${JSON.stringify((f.evidence as { option?: string; handle?: string; query?: string; host?: string }).option ?? (f.evidence as { handle?: string }).handle ?? (f.evidence as { query?: string }).query ?? (f.evidence as { host?: string }).host ?? f.line)}` },
       ...(f.fix.edits?.length
@@ -90,6 +92,7 @@ export function findingsSarif(r: LocalRecord, prefix = '', toolVersion?: string)
 
 export function findingsHtml(r: LocalRecord): string {
   const e = (t: string, max = 400) => escapeHtml(plainText(t, max));
+  const m = (t: string, max = 400) => escapeHtml(measuredLine(t, max));
   const fs = r.findings ?? [];
   // The report pages' own head (the same policy and styles as `check --format html`).
   const out = [
@@ -100,7 +103,7 @@ export function findingsHtml(r: LocalRecord): string {
   if (!fs.length) out.push('<p>No findings.</p>');
   else {
     out.push('<table><thead><tr><th scope="col">Severity</th><th scope="col">Where</th><th scope="col">Kind</th><th scope="col">What</th><th scope="col">Saves per request</th><th scope="col">Fix</th></tr></thead><tbody>');
-    for (const f of fs) out.push(`<tr><td class="${f.severity === 'warning' ? 'over' : 'note'}">${f.severity}</td><td><code>${e(`${f.file}:${f.line}`, 200)}</code></td><td>${f.kind}</td><td>${e(f.message)}</td><td>${e(savesText(f) || '–')}</td><td>${e(f.fix.description, 300)}${f.fix.edits?.length ? ' (<code>--fix</code>)' : ''}</td></tr>`);
+    for (const f of fs) out.push(`<tr><td class="${f.severity === 'warning' ? 'over' : 'note'}">${f.severity}</td><td><code>${m(`${f.file}:${f.line}`, 200)}</code></td><td>${f.kind}</td><td>${m(f.message)}</td><td>${e(savesText(f) || '–')}</td><td>${m(f.fix.description, 300)}${f.fix.edits?.length ? ' (<code>--fix</code>)' : ''}</td></tr>`);
     out.push('</tbody></table>');
   }
   out.push('</body>', '</html>', '');

@@ -23,3 +23,11 @@ export function measuredText(text: string): string {
   return t.replace(UNSAFE_CHARS, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
+/**
+ * measuredText on one bounded line (at most `max` characters, "…" at the cut): for the findings' texts in every
+ * report, where a line break reads `\n` (plainText, for the CLI's other columns, makes it a space).
+ */
+export function measuredLine(text: string, max = 120): string {
+  const t = measuredText(String(text).trim());
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

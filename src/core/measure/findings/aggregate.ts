@@ -3,6 +3,7 @@
 // than REPEAT_MIN times, a deferred or footer script, an asset under LARGE_ASSET_BYTES, an admin asset enqueued on the
 // component's own screen only. Fixes that are mechanical are added by ./fix.ts from the component's source.
 import { CONTEXT_NAMES as CONTEXTS, type ContextName as MeasureContext } from '../../model';
+import { measuredText } from '../component/measuredText';
 import type { Finding, FindingSaves, RawFindings, RawWhere } from './types';
 
 /** The same query shape from one line this many times in one request: a query in a loop. */
@@ -50,7 +51,23 @@ export function aggregateFindings(raw: readonly RawFindings[], measured: Readonl
   // repeated queries there say more about the failure than about the code, and are not judged.
   out.push(...perRequest(CONTEXTS.filter((c) => measured.has(c)).map((c) => ({ ctx: c, rs: main(c), queries: !opts.dbErrors?.has(c) }))));
   out.push(...assetFindings(passes));
-  return out.sort((a, b) => (a.file === b.file ? a.line - b.line || a.kind.localeCompare(b.kind) : a.file.localeCompare(b.file)));
+  return out.sort((a, b) => (a.file === b.file ? a.line - b.line || a.kind.localeCompare(b.kind) : a.file.localeCompare(b.file))).map(measuredTexts);
+}
+
+/**
+ * A finding's texts (names, evidence, the message and the fix that quote them) as measuredText writes them: a line
+ * break from the measured code is `\n` in every format and in the editor, never a line of its own. The file is kept
+ * as it is (it names the file the fix edits; each report escapes it for its place).
+ */
+function measuredTexts(f: Finding): Finding {
+  const text = (v: unknown): unknown => (typeof v === 'string' ? measuredText(v) : Array.isArray(v) ? v.map(text) : v);
+  return {
+    ...f,
+    function: f.function === null ? null : measuredText(f.function),
+    message: measuredText(f.message),
+    evidence: Object.fromEntries(Object.entries(f.evidence).map(([k, v]) => [k, text(v)])),
+    fix: { ...f.fix, description: measuredText(f.fix.description) },
+  };
 }
 
 function autoloadedOptions(raw: readonly RawFindings[], passes: { ctx: MeasureContext; r: RawFindings }[], measured: ReadonlySet<MeasureContext>): Finding[] {

@@ -1,5 +1,5 @@
-// findings/ (below record/, beside profile/; imports php/ and the model only): `measure --findings`, what a component
-// does that costs every request, at its line.
+// findings/ (below record/, beside profile/; imports php/, component/measuredText.ts and the model only): `measure
+// --findings`, what a component does that costs every request, at its line.
 // This file is the collector, a must-use plugin acting only on requests marked X-WPBench-Findings (and carrying
 // X-WPBench-Req): the activation and the warm-up requests ("w": which options the component writes, from which of its
 // lines), and the findings pass after the timed rounds ("p:CONTEXT:SCREEN": also which options are read, the queries

@@ -7,7 +7,7 @@ import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { crypto } from '../../lazyNode';
 import { aggregateFindings, PASS_SCREENS } from '../findings/aggregate';
-import { withFixes } from '../findings/fix';
+import { componentRecords, withFixes } from '../findings/fix';
 import { FINDINGS_HEADER, FINDINGS_MU_PLUGIN, findingsMuPluginPhp } from '../findings/php';
 import type { Finding, RawFindings } from '../findings/types';
 import type { MeasuredComponent } from '../component/component';
@@ -72,7 +72,8 @@ export async function findingsPass(
   const raw = await readFindingsDir(dir);
   onRaw?.(raw);
   const root = component.singleFile || component.mustUse ? path.dirname(component.source) : component.source;
-  return withFixes(aggregateFindings(raw, measured, { dbErrors }), root);
+  // Places outside the component's own files (forged: the measured PHP can write these records) never become findings.
+  return withFixes(aggregateFindings(await componentRecords(raw, root, progress), measured, { dbErrors }), root);
 }
 
 /** At most this many records are read, each at most this large: the folder is writable to the measured PHP. */
