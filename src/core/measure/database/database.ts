@@ -24,6 +24,7 @@ import { MeasureError } from '../options/runOptions';
 import { bubblewrapArgs, phpBinFolders, type SandboxProbe } from '../machine/sandbox';
 
 import type { DatabaseInfo } from '../record/method';
+import { throwawayNaming, type AdminConnection, type SideDb } from './sideDatabases';
 
 export type { DatabaseInfo };
 
@@ -108,6 +109,14 @@ export interface RunningDb {
   user: string;
   password: string;
   pid?: number;
+  /** WP Bench's own connection (root of the throwaway server, or --db's account): never given to PHP */
+  admin: AdminConnection;
+  /** the host part of the users WP Bench makes (the sides' own; see sideDatabases.ts) */
+  userHost: string;
+  /** the name of a side's database and user, from its tag ("clean", "ref", "c3") */
+  naming: (tag: string) => string;
+  /** a side's database and user are about to be made: let its user through, drop both at the end */
+  onSideAdded?: (d: SideDb) => Promise<void>;
   /** stops the server (or drops the database and closes the relay); never throws */
   stop(): Promise<void>;
 }
@@ -236,7 +245,9 @@ export async function startThrowawayDb(
   await fs.cp(template, data, { recursive: true });
   const socket = path.join(dbSocketDir(o.dbDir), 'mysqld.sock');
   const init = path.join(o.dbDir, 'init.sql');
-  await fs.writeFile(init, initSql({ name: 'wordpress', user: THROWAWAY_DB_USER, password: o.password, rootPassword: crypto().randomBytes(24).toString('hex') }), { mode: 0o600 });
+  // root's password: random, kept in this process's memory only (WP Bench's own statements: the sides' databases).
+  const rootPassword = crypto().randomBytes(24).toString('hex');
+  await fs.writeFile(init, initSql({ name: 'wordpress', user: THROWAWAY_DB_USER, password: o.password, rootPassword }), { mode: 0o600 });
   const log = path.join(o.dbDir, 'server.log');
   const args = [
     ...serverArgs(b, data),
@@ -299,6 +310,9 @@ export async function startThrowawayDb(
     user: THROWAWAY_DB_USER,
     password: o.password,
     pid: child.pid,
+    admin: { socket, user: 'root', password: rootPassword },
+    userHost: 'localhost',
+    naming: throwawayNaming,
     stop,
   };
 }
@@ -362,6 +376,8 @@ export interface DbLeftover {
   name: string;
   user: string;
   host_seen: string;
+  /** the sides' own databases and users (each named after `name`: name_<tag>) */
+  extra?: string[];
 }
 
 /** The note a --db run keeps in its folder while it runs (read by the next run if this one is killed). */
@@ -380,8 +396,10 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   // A killed run's database and user on this server go first.
   for (const l of o.leftovers ?? []) {
     if (l.host !== url.host || l.port !== url.port || !/^wpbench_[0-9a-f]{12}$/.test(l.name) || l.user !== l.name) continue;
-    await sql(`DROP DATABASE IF EXISTS \`${l.name}\``).catch(() => undefined);
-    await sql(`DROP USER IF EXISTS '${l.name}'@${sqlString(l.host_seen)}`).catch(() => undefined);
+    for (const n of [l.name, ...(Array.isArray(l.extra) ? l.extra : []).filter((x) => typeof x === 'string' && x.startsWith(`${l.name}_`) && /^[a-z0-9_]{1,40}$/.test(x))]) {
+      await sql(`DROP DATABASE IF EXISTS \`${n}\``).catch(() => undefined);
+      await sql(`DROP USER IF EXISTS '${n}'@${sqlString(l.host_seen)}`).catch(() => undefined);
+    }
     o.onLeftoverDropped?.(l);
   }
   const name = o.name;
@@ -390,12 +408,17 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   const host = seen.trim() || 'localhost';
   await fs.mkdir(path.join(o.dbDir, 'sock'), { recursive: true, mode: 0o700 });
   await fs.chmod(dbSocketDir(o.dbDir), 0o755);
-  const note: DbLeftover = { host: url.host, port: url.port, name, user, host_seen: host };
-  await fs.writeFile(path.join(o.dbDir, DB_LEFTOVER_FILE), JSON.stringify(note), { mode: 0o600 });
+  // The sides' own databases and users (sideDatabases.ts): noted before they are made, let through the relay, dropped.
+  const extra: string[] = [];
+  const note: DbLeftover = { host: url.host, port: url.port, name, user, host_seen: host, extra };
+  const writeNote = () => fs.writeFile(path.join(o.dbDir, DB_LEFTOVER_FILE), JSON.stringify(note), { mode: 0o600 });
+  await writeNote();
   const dropAll = async (signal?: AbortSignal) => {
     // Apart: an account that could not make the user cannot drop one either, and the database must go all the same.
-    await phpSql(o.php, url, `DROP DATABASE IF EXISTS \`${name}\``, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
-    await phpSql(o.php, url, `DROP USER IF EXISTS '${user}'@${sqlString(host)}`, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
+    for (const n of [name, ...extra]) {
+      await phpSql(o.php, url, `DROP DATABASE IF EXISTS \`${n}\``, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
+      await phpSql(o.php, url, `DROP USER IF EXISTS '${n}'@${sqlString(host)}`, o.env, { timeoutMs: 8000, signal }).catch(() => undefined);
+    }
   };
   try {
     await sql(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -408,13 +431,14 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
   }
   const socket = path.join(dbSocketDir(o.dbDir), 'relay.sock');
   const sockets = new Set<net.Socket>();
+  const allowed = new Set([user]);
   const relay = net.createServer((inner) => {
     const outer = net.connect(url.port, tcpHost(url));
     sockets.add(inner).add(outer);
     // Only WordPress's user of this run gets through: the first packet must log in as it (no TLS, where the name could
     // not be read), and no later command may change user. Any other login (the server's root, the user's account) is
     // cut before the server sees it.
-    const guard = loginGuard(user);
+    const guard = loginGuard(allowed);
     inner.on('data', (chunk: Buffer) => {
       const pass = guard(chunk);
       if (pass === null) close();
@@ -445,6 +469,14 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
     name,
     user,
     password,
+    admin: { host: url.host, port: url.port, user: url.user, password: url.password },
+    userHost: host,
+    naming: (tag) => `${name}_${tag}`,
+    onSideAdded: async (d) => {
+      extra.push(d.name);
+      allowed.add(d.user);
+      await writeNote();
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;
@@ -459,11 +491,12 @@ export async function useExternalDb(url: DbUrl, o: { dbDir: string; php: string;
 /**
  * Reads the client's side of a MySQL connection, packet by packet (3-byte length, 1-byte sequence): the first packet
  * (HandshakeResponse41: capabilities 4, max packet 4, character set 1, filler 23, then the user name, NUL-terminated)
- * must name `user` and ask for the plain 4.1 protocol (no compression, no TLS); an SSL request (32 bytes, before the
+ * must name one of `users` (the run's own) and ask for the plain 4.1 protocol (no compression, no TLS); an SSL request (32 bytes, before the
  * name) and a later COM_CHANGE_USER (a new command: sequence 0, first byte 0x11) are refused. Returns what of each chunk may be forwarded now (the login is held until whole),
  * or null once the connection must be cut.
  */
-export function loginGuard(user: string): (chunk: Buffer) => Buffer | null {
+export function loginGuard(users: string | ReadonlySet<string>): (chunk: Buffer) => Buffer | null {
+  const allowed = typeof users === 'string' ? new Set([users]) : users;
   let held = Buffer.alloc(0);
   let loggedIn = false;
   let denied = false;
@@ -520,7 +553,7 @@ export function loginGuard(user: string): (chunk: Buffer) => Buffer | null {
     const CLIENT_ZSTD = 1 << 26;
     if ((caps & CLIENT_PROTOCOL_41) === 0 || caps & (CLIENT_COMPRESS | CLIENT_SSL | CLIENT_ZSTD)) return deny();
     const end = held.indexOf(0, 4 + 32);
-    if (end < 0 || end >= 4 + len || held.toString('utf8', 4 + 32, end) !== user) return deny();
+    if (end < 0 || end >= 4 + len || !allowed.has(held.toString('utf8', 4 + 32, end))) return deny();
     loggedIn = true;
     const login = held.subarray(0, 4 + len);
     const rest = scan(held.subarray(4 + len));

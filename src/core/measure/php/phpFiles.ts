@@ -21,6 +21,10 @@ export const OWN_MU_PLUGINS = { side: '0-wpbench-side.php', http: '0-wpbench-htt
 export const MU_BASELINE_DIR = 'wpbench-mu-baseline';
 export const MU_REF_DIR = 'wpbench-mu-ref';
 
+/** What names and passwords of WP Bench's side databases look like (wp-config.php accepts nothing else). */
+export const SIDE_NAME_PATTERN = '[a-z0-9_]{1,40}';
+export const SIDE_PASSWORD_PATTERN = '[A-Za-z0-9_-]{16,80}';
+
 /** A PHP single-quoted string literal of s. */
 export function phpString(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -93,8 +97,8 @@ export interface ConfigOptions {
   mustUse?: boolean;
   /**
    * MariaDB/MySQL: each side (the clean site, the measured copy, the `--baseline-ref` copy) or each `--site`
-   * configuration has tables of its own (a table prefix chosen by the request's header; see STATE_PHP), so what one
-   * writes (options, transients, active_plugins, a plugin's record of the active plugins) the others never read
+   * configuration has a database and a user of its own (see database/sideDatabases.ts): a side's requests carry its
+   * credentials in X-WPBench-Db, so what one writes (options, transients, triggers) no other can read or write
    */
   ownTables?: boolean;
 }
@@ -107,9 +111,14 @@ export function wpConfigPhp(o: ConfigOptions): string {
 require_once ${phpString(o.probeFile)};
 ${
     o.db
-      ? `define('DB_NAME', ${phpString(o.db.name)});
-define('DB_USER', ${phpString(o.db.user)});
-define('DB_PASSWORD', ${phpString(o.db.password)});
+      ? `// This side's database (the measured copy's, or the --site stack's); another side's reaches only that side's own
+// requests, in their header: its password is in no file PHP can read.
+$wpbench_db = array(${phpString(o.db.name)}, ${phpString(o.db.user)}, ${phpString(o.db.password)});
+${o.ownTables ? `if (isset($_SERVER['HTTP_X_WPBENCH_DB']) && preg_match('/^(${SIDE_NAME_PATTERN}) (${SIDE_NAME_PATTERN}) (${SIDE_PASSWORD_PATTERN})$/', (string) $_SERVER['HTTP_X_WPBENCH_DB'], $wpbench_m)) $wpbench_db = array($wpbench_m[1], $wpbench_m[2], $wpbench_m[3]);
+` : ''}define('DB_NAME', $wpbench_db[0]);
+define('DB_USER', $wpbench_db[1]);
+define('DB_PASSWORD', $wpbench_db[2]);
+unset($wpbench_db, $wpbench_m);
 define('DB_HOST', ${phpString(o.db.host)});
 define('DB_CHARSET', 'utf8mb4');
 define('DB_COLLATE', '');
@@ -131,7 +140,7 @@ $table_prefix = 'wp_';
 $wpbench_host = isset($_SERVER['HTTP_HOST']) && preg_match('/^127\\.0\\.0\\.1(:[0-9]+)?$|^localhost(:[0-9]+)?$/', $_SERVER['HTTP_HOST']) ? $_SERVER['HTTP_HOST'] : '127.0.0.1';
 define('WP_HOME', 'http://' . $wpbench_host);
 define('WP_SITEURL', 'http://' . $wpbench_host);
-${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}${o.siteConfigs ? siteConfigPhp(o.siteConfigs, o.ownTables === true) : o.ownTables ? SIDE_TABLES_PHP : ''}define('COOKIEHASH', 'wpbench');
+${o.mustUse ? muPluginDirPhp(o.refTarget !== undefined) : ''}${o.siteConfigs ? siteConfigPhp(o.siteConfigs) : ''}define('COOKIEHASH', 'wpbench');
 // The site's code is read-only to the measured PHP: WordPress would then pick its FTP filesystem, which dies on PHP 8
 // (ftp_fput() given null) when a plugin calls WP_Filesystem(). Direct: a write to a read-only place just fails.
 define('FS_METHOD', 'direct');
@@ -182,13 +191,10 @@ export const MU_NONE_DIR = 'wpbench-mu-none';
  * default) and the must-use folder it loads (the configurations file says which: the site's own, WP Bench's own
  * alone, or one holding a single must-use plugin or all but one).
  */
-function siteConfigPhp(file: string, ownTables: boolean): string {
+function siteConfigPhp(file: string): string {
   return `define('WPBENCH_SITE_CONFIGS', ${phpString(file)});
 $wpbench_config = isset($_SERVER['HTTP_X_WPBENCH_CONFIG']) ? (string) $_SERVER['HTTP_X_WPBENCH_CONFIG'] : 'clean';
 $wpbench_configs = json_decode((string) file_get_contents(WPBENCH_SITE_CONFIGS), true);
-${ownTables ? `// Each configuration's own tables, once WP Bench has made them (the activations run on the stack's, wp_).
-if (!defined('WPBENCH_ACTIVATING') && isset($wpbench_configs[$wpbench_config]['prefix']) && preg_match('/^${OWN_PREFIX_PATTERN}$/', (string) $wpbench_configs[$wpbench_config]['prefix'])) $table_prefix = (string) $wpbench_configs[$wpbench_config]['prefix'];
-` : ''}
 $wpbench_mu = isset($wpbench_configs[$wpbench_config]['mu']) ? (string) $wpbench_configs[$wpbench_config]['mu'] : '${MU_NONE_DIR}';
 if (!preg_match('/^[a-z0-9-]+$/', $wpbench_mu)) $wpbench_mu = '${MU_NONE_DIR}';
 if ($wpbench_mu !== 'mu-plugins') {
@@ -199,69 +205,20 @@ unset($wpbench_configs);
 `;
 }
 
-/** The prefixes of the tables WP Bench makes for a side or a configuration (never one of WordPress's own, wp_). */
-export const OWN_PREFIX_PATTERN = 'wpb[0-9a-z]{1,6}_';
-
-/** The clean side's and the `--baseline-ref` copy's tables (`measure PATH`); the measured copy's are wp_. */
-export const SIDE_PREFIX = { baseline: 'wpbc_', ref: 'wpbr_' } as const;
-
-/** wp-config.php lines of `measure PATH` with tables per side: the request's side chooses its tables. */
-const SIDE_TABLES_PHP = `// Each side has tables of its own: what the measured copy writes, the clean site never reads.
-$wpbench_side_t = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : '';
-if ($wpbench_side_t === 'baseline') $table_prefix = '${SIDE_PREFIX.baseline}';
-elseif ($wpbench_side_t === 'ref') $table_prefix = '${SIDE_PREFIX.ref}';
-unset($wpbench_side_t);
-`;
-
 /**
- * Endpoint copying WordPress's tables (`from`: wp_) to a side's or a configuration's own (`to`), or only setting
- * which plugins and theme those tables have active (`copy=0`). SHORTINIT: no plugin loads. The names WordPress
- * derives from the prefix (the roles option, each user's capabilities) follow; the administrator's session, and so
- * WP Bench's cookie, is copied with the rest.
+ * mu-plugin: a request marked "baseline" runs without the measured component (same server). Each side loads an exact
+ * list, never "all but the target": the clean side no plugin at all, the measured side at most the component (what
+ * its tables hold of it: an activation that failed leaves it out), whatever else the tables name.
  */
-export const TABLES_ENDPOINT = `<?php
-define('SHORTINIT', true);
-require __DIR__ . '/wp-load.php';
-header('Content-Type: application/json');
-if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
-global $wpdb;
-$from = isset($_GET['from']) ? (string) $_GET['from'] : '';
-$to = isset($_GET['to']) ? (string) $_GET['to'] : '';
-if ($from !== 'wp_' || !preg_match('/^${OWN_PREFIX_PATTERN}$/', $to)) { http_response_code(400); echo json_encode(array('error' => 'bad prefix')); exit; }
-$n = 0;
-$skipped = array();
-if (!isset($_GET['copy']) || $_GET['copy'] !== '0') {
-  // A DROP of a table that is not there costs as much as the copy itself: only those there are dropped.
-  $had = array_flip((array) $wpdb->get_col($wpdb->prepare('SHOW TABLES LIKE %s', $wpdb->esc_like($to) . '%')));
-  // Tables only (a view is left out), and none whose copy's name would pass MySQL's 64 characters: both said.
-  foreach ((array) $wpdb->get_results($wpdb->prepare('SHOW FULL TABLES LIKE %s', $wpdb->esc_like($from) . '%'), ARRAY_N) as $row) {
-    $t = (string) $row[0];
-    $new = $to . substr($t, strlen($from));
-    if ((isset($row[1]) && $row[1] !== 'BASE TABLE') || strlen($new) > 64) { $skipped[] = $t; continue; }
-    if (isset($had[$new])) $wpdb->query("DROP TABLE \`$new\`");
-    if ($wpdb->query("CREATE TABLE \`$new\` LIKE \`$t\`") === false || $wpdb->query("INSERT INTO \`$new\` SELECT * FROM \`$t\`") === false) { http_response_code(500); echo json_encode(array('error' => $wpdb->last_error)); exit; }
-    $n++;
-  }
-  $wpdb->query($wpdb->prepare("UPDATE \`{$to}options\` SET option_name = %s WHERE option_name = %s", $to . 'user_roles', $from . 'user_roles'));
-  $wpdb->query($wpdb->prepare("UPDATE \`{$to}usermeta\` SET meta_key = CONCAT(%s, SUBSTRING(meta_key, %d)) WHERE meta_key LIKE %s", $to, strlen($from) + 1, $wpdb->esc_like($from) . '%'));
-}
-$set = function ($name, $value) use ($wpdb, $to) {
-  $wpdb->query($wpdb->prepare("INSERT INTO \`{$to}options\` (option_name, option_value, autoload) VALUES (%s, %s, 'yes') ON DUPLICATE KEY UPDATE option_value = VALUES(option_value)", $name, $value));
-};
-if (isset($_GET['plugins'])) { $p = array_values(array_map('strval', (array) json_decode((string) $_GET['plugins'], true))); sort($p); $set('active_plugins', serialize($p)); }
-if (isset($_GET['theme'])) { $th = (array) json_decode((string) $_GET['theme'], true); if (isset($th[0], $th[1])) { $set('stylesheet', (string) $th[0]); $set('template', (string) $th[1]); } }
-echo json_encode(array('tables' => $n, 'skipped' => $skipped, 'error' => null));
-`;
-
-/** mu-plugin: a request marked "baseline" runs without the component (same database, same server). */
 export const SIDE_MU_PLUGIN = `<?php
-// WP Bench: baseline requests (X-WPBench-Side: baseline) run without the measured component.
-if (isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline') {
-  if (WPBENCH_KIND === 'plugin') {
-    add_filter('option_active_plugins', function ($plugins) {
-      return array_values(array_diff((array) $plugins, array(WPBENCH_TARGET)));
-    }, PHP_INT_MAX);
-  } else {
+// WP Bench: baseline requests (X-WPBench-Side: baseline) run without the measured component; each side an exact list.
+$wpbench_clean = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline';
+$wpbench_only = $wpbench_clean || WPBENCH_KIND !== 'plugin' || WPBENCH_MU ? array() : array(WPBENCH_TARGET);
+add_filter('option_active_plugins', function ($plugins) use ($wpbench_only) {
+  return array_values(array_intersect((array) $plugins, $wpbench_only));
+}, PHP_INT_MAX);
+if ($wpbench_clean) {
+  if (WPBENCH_KIND !== 'plugin') {
     $wpbench_base = function () { return WPBENCH_BASE_THEME; };
     add_filter('pre_option_stylesheet', $wpbench_base, PHP_INT_MAX);
     add_filter('pre_option_template', $wpbench_base, PHP_INT_MAX);
@@ -278,14 +235,15 @@ export const SIDE_MU_PLUGIN_COMPARE = `<?php
 // WP Bench: each request loads one copy of the measured component, or none (X-WPBench-Side).
 $wpbench_side = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : 'measured';
 if (WPBENCH_KIND === 'plugin') {
-  $wpbench_off = $wpbench_side === 'baseline' ? array(WPBENCH_TARGET, WPBENCH_REF_TARGET) : ($wpbench_side === 'ref' ? array(WPBENCH_TARGET) : array(WPBENCH_REF_TARGET));
-  $wpbench_off = array_values(array_filter($wpbench_off, 'strlen'));
-  if ($wpbench_off) {
-    add_filter('option_active_plugins', function ($plugins) use ($wpbench_off) {
-      return array_values(array_diff((array) $plugins, $wpbench_off));
-    }, PHP_INT_MAX);
-  }
+  // An exact list per side, never "all but the target": none, the working tree's copy, or REF's copy (each only if
+  // its own activation left it active).
+  $wpbench_only = $wpbench_side === 'baseline' || WPBENCH_MU ? array() : ($wpbench_side === 'ref' ? array(WPBENCH_REF_TARGET) : array(WPBENCH_TARGET));
+  add_filter('option_active_plugins', function ($plugins) use ($wpbench_only) {
+    return array_values(array_intersect((array) $plugins, $wpbench_only));
+  }, PHP_INT_MAX);
 } else {
+  // No plugin at all on any side of a theme's run.
+  add_filter('option_active_plugins', function () { return array(); }, PHP_INT_MAX);
   $wpbench_theme = null;
   if ($wpbench_side === 'baseline' || defined('WPBENCH_ACTIVATING')) $wpbench_theme = array(WPBENCH_BASE_THEME, WPBENCH_BASE_THEME);
   else $wpbench_theme = $wpbench_side === 'ref' ? array(WPBENCH_REF_TARGET, WPBENCH_REF_TEMPLATE) : array(WPBENCH_TARGET, WPBENCH_TEMPLATE);
@@ -350,11 +308,10 @@ $wpbench_ref = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENC
 $wpbench_base = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline';
 if ($wpbench_base && WPBENCH_KIND !== 'theme') { echo json_encode(array('error' => null, 'note' => 'nothing to switch')); exit; }
 $wpbench_target = $wpbench_base ? WPBENCH_BASE_THEME : ($wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET);
-if (WPBENCH_REF_TARGET !== '' || $wpbench_base) {
-  remove_all_filters('option_active_plugins');
-  remove_all_filters('pre_option_stylesheet');
-  remove_all_filters('pre_option_template');
-}
+// Every side's list filter goes (each side loads an exact list): activate_plugin() reads and writes the option whole.
+remove_all_filters('option_active_plugins');
+remove_all_filters('pre_option_stylesheet');
+remove_all_filters('pre_option_template');
 // A must-use plugin has no activation (WordPress loads it on every request): never activate_plugin().
 if (WPBENCH_KIND === 'plugin' && WPBENCH_MU) {
   echo json_encode(array('time_ms' => 0, 'memory_kb' => 0, 'queries' => 0, 'output_bytes' => 0, 'error' => null, 'note' => 'must-use plugins have no activation'));

@@ -42,6 +42,6 @@ echo json_encode(array('error' => is_wp_error($r) ? $r->get_error_message() : nu
 `;
 
 /** The configurations as the JSON file wp-config.php and SITE_MU_PLUGIN read: { id: { plugins, theme, mu } }. */
-export function siteConfigsJson(configs: readonly { id: string; plugins: string[]; theme: [string, string]; mu: string; prefix?: string }[]): string {
-  return JSON.stringify(Object.fromEntries(configs.map((c) => [c.id, { plugins: c.plugins, theme: c.theme, mu: c.mu, ...(c.prefix ? { prefix: c.prefix } : {}) }])));
+export function siteConfigsJson(configs: readonly { id: string; plugins: string[]; theme: [string, string]; mu: string }[]): string {
+  return JSON.stringify(Object.fromEntries(configs.map((c) => [c.id, { plugins: c.plugins, theme: c.theme, mu: c.mu }])));
 }

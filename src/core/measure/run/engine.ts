@@ -23,8 +23,7 @@ import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Pro
 import { withOpenSite } from './openSite';
 import { FINDINGS_NEED_PHP, WRITES_HEADER, findingsPass, installFindings } from './findingsPass';
 import type { DatabaseInfo } from '../database/database';
-import { measuredText, ownTables, type LiveSite } from '../site/siteClient';
-import { SIDE_PREFIX } from '../php/phpFiles';
+import { checkSidesUnchanged, measuredText, ownTables, sideStates, type LiveSite } from '../site/siteClient';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -177,9 +176,10 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // The clean side (and the --baseline-ref copy) get tables of their own before anything is activated: what the
     // measured copy writes (its options, autoloaded or not, its transients) is its cost alone, never the clean site's.
     if (site.ownTables) {
-      const said = (t: string[]) => progress(`warning: not copied into the clean side's tables (a view, or a name over MySQL's 64 characters once prefixed): ${t.join(', ')}`);
-      await ownTables(running, SIDE_PREFIX.baseline, { onSkipped: said });
-      if (refComponent) await ownTables(running, SIDE_PREFIX.ref, { onSkipped: said });
+      // Each its own database and user: the measured PHP's account has no privilege on the clean side's or REF's.
+      const said = (t: string[]) => progress(`warning: not copied into the clean side's database (a view): ${t.join(', ')}`);
+      await ownTables(running, 'side:baseline', { onSkipped: said });
+      if (refComponent) await ownTables(running, 'side:ref', { onSkipped: said });
       // A theme's clean side switches to the baseline theme as the measured side switches to the theme: both have been
       // through switch_theme() (its theme mods, its one-time theme_switched work), so neither pays that alone.
       if (component.kind === 'theme') await switchBaseline(running);
@@ -189,6 +189,9 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     const activationHook = component.mustUse ? null : await activate(running, env.wpVersion, progress, 'measured', component, findingsDir ? WRITES_HEADER : {});
     const refHook = refComponent && !refComponent.mustUse ? await activate(running, env.wpVersion, progress, 'ref', refComponent) : null;
 
+    // The clean side's state once everything is activated: no code of the component runs there, so a change during the
+    // rounds is tampering (or a bug), and the run fails rather than report figures against it.
+    const cleanBefore = await sideStates(running, ['side:baseline']);
     const rs = newRoundsState();
     const { samples, failed } = rs;
     const plan = { live: running, cookie, component, ref: refComponent, warmup, check, progress, ...(findingsDir ? { warmupHeaders: WRITES_HEADER } : {}) };
@@ -234,6 +237,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       record = recordOf(component, 'measured', activationHook);
       refRecord = recordOf(refComponent, 'ref', refHook);
     }
+    await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
     // Profiled requests come after every timed one: the figures stay those of unprofiled requests.
     if (profiler) {
       const n = o.profileRounds ?? PROFILE_ROUNDS;

@@ -18,6 +18,7 @@ import { killMarked, waitGone } from '../machine/sandbox';
 import { INSTALL_PATH, makeTempRoot, removeSite, sandboxMounts, type Site } from '../site/site';
 import { forgetDbLeftover, keepDbLeftover, keepDbLeftoverSync, readDbLeftovers, sweepOrphanedRoots } from '../site/orphans';
 import { liveSite, phpErrorText, registerSecret, type LiveSite } from '../site/siteClient';
+import { sideDatabases } from '../database/sideDatabases';
 
 /**
  * Last resort when the process ends without running `finally` (process.exit() from an EPIPE handler, an uncaught
@@ -186,7 +187,10 @@ export async function withOpenSite<T>(
     const srv = server;
 
     // The running site as the install, the activation and the rounds request it.
-    const running = liveSite(site, srv, signal);
+    // With a database server, each other side gets a database and a user of its own (sideDatabases.ts), made and
+    // copied through WP Bench's own connection, never PHP's.
+    const sides = db && env.php ? { ...sideDatabases({ php: env.php.bin, conn: db.admin, env: o.env, signal, userHost: db.userHost, naming: db.naming, onAdded: db.onSideAdded, registerSecret }), from: db.name } : undefined;
+    const running = liveSite(site, srv, signal, sides);
     const { get, serverDied } = running;
 
     progress('installing WordPress');

@@ -91,7 +91,11 @@ export async function keepDbLeftover(root: string, dir = os.tmpdir()): Promise<v
 function parseLeftover(text: string): DbLeftover | undefined {
   try {
     const n = JSON.parse(text) as DbLeftover;
-    if (typeof n.host === 'string' && Number.isInteger(n.port) && /^wpbench_[0-9a-f]{12}$/.test(n.name) && n.user === n.name && typeof n.host_seen === 'string' && !/['\\]/.test(n.host_seen)) return { host: n.host, port: n.port, name: n.name, user: n.user, host_seen: n.host_seen };
+    if (typeof n.host === 'string' && Number.isInteger(n.port) && /^wpbench_[0-9a-f]{12}$/.test(n.name) && n.user === n.name && typeof n.host_seen === 'string' && !/['\\]/.test(n.host_seen)) {
+      // The sides' own databases and users: only names made from the run's own (name_<tag>).
+      const extra = Array.isArray(n.extra) ? n.extra.filter((x): x is string => typeof x === 'string' && new RegExp(`^${n.name}_[a-z0-9]{1,8}$`).test(x)) : [];
+      return { host: n.host, port: n.port, name: n.name, user: n.user, host_seen: n.host_seen, ...(extra.length ? { extra } : {}) };
+    }
   } catch {
     // not a note of ours
   }

@@ -23,7 +23,6 @@ import {
   SIDE_MU_PLUGIN,
   SIDE_MU_PLUGIN_COMPARE,
   MU_NONE_DIR,
-  TABLES_ENDPOINT,
   installEndpoint,
   phpString,
   probePhp,
@@ -39,8 +38,6 @@ export const ACTIVATE_PATH = '/wpbench-activate.php';
 /** `measure --site`: activates one plugin of the stack (?plugin=basename). */
 export const SITE_ACTIVATE_PATH = '/wpbench-site-activate.php';
 export const INSTALL_PATH = '/wpbench-install.php';
-/** Copies WordPress's tables to a side's or a configuration's own (MariaDB/MySQL; see TABLES_ENDPOINT). */
-export const TABLES_PATH = '/wpbench-tables.php';
 export const BASELINE_THEME = 'wpbench-baseline';
 /** Bundled default themes, newest first: the first one the core copy ships is the baseline. */
 const DEFAULT_THEMES = ['twentytwentyfive', 'twentytwentyfour', 'twentytwentythree', 'twentytwentytwo', 'twentytwentyone', 'twentytwenty'];
@@ -373,7 +370,6 @@ export async function buildSite(
   await fs.writeFile(path.join(siteDir, BOOT_PATH.slice(1)), BOOT_ENDPOINT);
   await fs.writeFile(path.join(siteDir, ACTIVATE_PATH.slice(1)), ACTIVATE_ENDPOINT);
   await fs.writeFile(path.join(siteDir, INSTALL_PATH.slice(1)), installEndpoint(key));
-  if (opts.db) await fs.writeFile(path.join(siteDir, TABLES_PATH.slice(1)), TABLES_ENDPOINT);
   if (opts.site) await fs.writeFile(path.join(siteDir, SITE_ACTIVATE_PATH.slice(1)), SITE_ACTIVATE_ENDPOINT);
   const dbSocketDir = opts.db && /^localhost:\//.test(opts.db.host) ? path.dirname(opts.db.host.slice('localhost:'.length)) : undefined;
   return { root, siteDir, workDir, probeDir, key, baseTheme, target, ...(ref ? { refTarget: ref.target } : {}), ...(opts.site ? { members: memberTargets, muFolders } : {}), ...(dbSocketDir ? { dbSocketDir } : {}), ...(opts.db ? { ownTables: true } : {}) };

@@ -4,7 +4,8 @@ import { existsSync, promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { siteRequest } from './http';
 import type { RuntimeServer } from '../machine/runtime';
-import { TABLES_PATH, type Site } from './site';
+import type { Site } from './site';
+import { DB_HEADER, dbHeaderValue, stateChange, type SideDatabases, type SideDb, type SideState } from '../database/sideDatabases';
 import { abortError, MeasureError } from '../options/runOptions';
 import { measuredText } from '../component/measuredText';
 
@@ -19,9 +20,14 @@ export interface LiveSite {
   get: (p: string, headers?: Record<string, string>) => ReturnType<typeof siteRequest>;
   /** what a request that got no answer means: the run was aborted, or the site stopped answering */
   serverDied: (err: unknown) => MeasureError;
+  /** the sides' own databases (a database server; absent on SQLite), and the measured side's, copied from */
+  sides?: SideDatabases & { from: string };
+  /** each side's or configuration's own database, by "side:<side>" or "config:<id>" */
+  dbOf: Map<string, SideDb>;
 }
 
-export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal): LiveSite {
+export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal, sides?: SideDatabases & { from: string }): LiveSite {
+  const dbOf = new Map<string, SideDb>();
   const reqTimeout = 120_000;
   // The relay's socket is in a folder the measured PHP can write: a process of its that replaced it would see (and
   // could slow) every side's requests. The socket WP Bench first reached is the only one it uses.
@@ -38,14 +44,26 @@ export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal): L
     } catch (err) {
       return Promise.reject(err);
     }
-    return siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...headers }, reqTimeout, signal, srv.socketPath);
+    return siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...withDb(headers) }, reqTimeout, signal, srv.socketPath);
+  };
+  // A side's (or a configuration's) own database: its credentials go with its requests, and only with them. A caller
+  // naming X-WPBench-Db itself ("": the measured side's, wp-config.php's own) is left as it is.
+  const withDb = (headers: Record<string, string>): Record<string, string> => {
+    if (DB_HEADER in headers) {
+      if (headers[DB_HEADER] !== '') return headers;
+      const { [DB_HEADER]: _, ...rest } = headers;
+      return rest;
+    }
+    const key = headers['X-WPBench-Config'] !== undefined ? `config:${headers['X-WPBench-Config']}` : headers['X-WPBench-Side'] !== undefined ? `side:${headers['X-WPBench-Side']}` : undefined;
+    const db = key ? dbOf.get(key) : undefined;
+    return db ? { ...headers, [DB_HEADER]: dbHeaderValue(db) } : headers;
   };
   const serverDied = (err: unknown) => {
     if (signal.aborted) return abortError(signal);
     if (err instanceof MeasureError) return err;
     return new MeasureError(`the site stopped answering (${(err as Error).message}); server output: ${measuredText(srv.log().trim().slice(-600)) || '(none)'}`, 7);
   };
-  return { site, srv, signal, get, serverDied };
+  return { site, srv, signal, get, serverDied, sides, dbOf };
 }
 
 export interface Probe {
@@ -106,21 +124,49 @@ export async function phpErrorText(site: Site, body: string, server: RuntimeServ
 }
 
 /**
- * Gives a side or a configuration tables of its own: WordPress's (wp_) copied under `to` (unless `copy` is false), then
- * its active plugins and theme set there when given. Throws MeasureError (7) when the database refuses.
+ * Gives a side or a configuration (`key`: "side:baseline", "side:ref", "config:<id>") a database and a user of its own:
+ * the measured side's tables copied into it the first time, then its active plugins and theme set when given. From
+ * then on that side's requests carry its credentials (see LiveSite.get). Throws MeasureError (7) when the database
+ * refuses.
  */
-export async function ownTables(live: LiveSite, to: string, o: { copy?: boolean; plugins?: string[]; theme?: [string, string]; onSkipped?: (tables: string[]) => void } = {}): Promise<number> {
-  const q = new URLSearchParams({ key: live.site.key, from: 'wp_', to, copy: o.copy === false ? '0' : '1', ...(o.plugins ? { plugins: JSON.stringify(o.plugins) } : {}), ...(o.theme ? { theme: JSON.stringify(o.theme) } : {}) });
-  const res = await live.get(`${TABLES_PATH}?${q.toString()}`).catch((e) => {
-    throw live.serverDied(e);
-  });
-  let body: { tables?: number; skipped?: string[]; error?: string | null } = {};
-  try {
-    body = JSON.parse(res.body);
-  } catch {
-    /* said below */
+export async function ownTables(live: LiveSite, key: string, o: { plugins?: string[]; theme?: [string, string]; onSkipped?: (tables: string[]) => void } = {}): Promise<void> {
+  const sides = live.sides;
+  if (!sides) throw new Error('ownTables: the site runs on SQLite');
+  let db = live.dbOf.get(key);
+  if (!db) {
+    // Named by number (s1, s2, …): a configuration's id ("alone:acme/acme.php") is no database name.
+    const made = await sides.add(`s${live.dbOf.size + 1}`, sides.from);
+    if (made.skipped.length) o.onSkipped?.(made.skipped.map((t) => measuredText(t)));
+    db = made.db;
+    live.dbOf.set(key, db);
   }
-  if (res.status !== 200 || body.error) throw new MeasureError(`the database could not give ${to} tables of its own (status ${res.status}): ${measuredText(body.error ?? (await phpErrorText(live.site, res.body, live.srv)))}`, 7);
-  if (body.skipped?.length) o.onSkipped?.(body.skipped.map((t) => measuredText(String(t))));
-  return body.tables ?? 0;
+  const options: Record<string, string | string[]> = {};
+  if (o.plugins) options.active_plugins = o.plugins;
+  if (o.theme) {
+    options.stylesheet = o.theme[0];
+    options.template = o.theme[1];
+  }
+  if (Object.keys(options).length) await sides.set(db.name, options);
+}
+
+/** The state of each side or configuration with tables of its own that is not measured code's (the clean site, REF). */
+export async function sideStates(live: LiveSite, keys: string[]): Promise<Map<string, SideState>> {
+  const out = new Map<string, SideState>();
+  for (const k of keys) {
+    const db = live.dbOf.get(k);
+    if (db && live.sides) out.set(k, await live.sides.state(db.name));
+  }
+  return out;
+}
+
+/**
+ * Fails the run (exit 7) when a side that no measured code may touch changed while it was measured: its figures would
+ * not be the clean site's (or REF's).
+ */
+export async function checkSidesUnchanged(live: LiveSite, before: Map<string, SideState>, label: (key: string) => string): Promise<void> {
+  for (const [k, was] of before) {
+    const now = (await sideStates(live, [k])).get(k);
+    const change = now ? stateChange(was, now) : 'it could not be read';
+    if (change) throw new MeasureError(`${label(k)} changed during the run (${measuredText(change)}): its figures would not be its own, so none is reported`, 7);
+  }
 }

@@ -14,7 +14,8 @@ import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type Me
 import type { SiteComponentResult, SiteRecord } from './siteRecord';
 import { CONTEXTS, type MeasureContext, type NullReason } from '../record/method';
 import { withOpenSite } from '../run/openSite';
-import { measuredText, ownTables, phpErrorText, type LiveSite } from '../site/siteClient';
+import { checkSidesUnchanged, measuredText, ownTables, phpErrorText, sideStates, type LiveSite } from '../site/siteClient';
+import { DB_HEADER } from '../database/sideDatabases';
 import { siteConfigsJson } from '../php/sitePhp';
 import { requestContext, type Outcome } from '../run/rounds';
 import { MeasureError, type MeasureOptions } from '../options/runOptions';
@@ -129,30 +130,25 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
   let configs: SiteConfig[] = [];
   let targets = new Map<MeasuredComponent, { target: string; template?: string }>();
   let muFolders = new Map<MeasuredComponent, { only: string; without: string }>();
-  // MariaDB/MySQL: each configuration's own tables (a copy of the stack's after its activations; the clean site's, of
-  // WordPress freshly installed), so what one configuration's requests write the next never reads. `live` once the
-  // site answers; until then (the site being built) none has tables of its own yet.
-  const prefixes = new Map<string, string>();
+  // MariaDB/MySQL: each configuration's own database and user (a copy of the stack's tables after its activations; the
+  // clean site's, of WordPress freshly installed), so what one configuration's requests write no other reads, and a
+  // member can reach no configuration it does not run in. `live` once the site answers; until then (the site being
+  // built) none has a database of its own yet.
   let live: LiveSite | undefined;
-  const prefixOf = (id: string) => {
-    if (!prefixes.has(id)) prefixes.set(id, id === 'clean' ? 'wpb0_' : `wpb${prefixes.size + (prefixes.has('clean') ? 0 : 1)}_`);
-    return prefixes.get(id)!;
-  };
   const owned = new Set<string>();
-  // Tables a configuration's copy could not hold (a view; a name too long once prefixed): said once, at the end.
+  // Tables a configuration's copy could not hold (a view): said once, at the end.
   const skippedTables: string[] = [];
   const writeConfigs = async (list: SiteConfig[], copyNew = true) => {
     if (live?.site.ownTables) {
       for (const c of list) {
         // Before the activations only the clean site's are made: the others copy the stack's once it is activated.
         if (!copyNew && !owned.has(c.id)) continue;
-        const to = prefixOf(c.id);
         // Copied once; the plugins and theme set each time (a member left out changes the stack's list).
-        await ownTables(live, to, { copy: !owned.has(c.id), plugins: c.plugins, theme: c.theme, onSkipped: (t) => skippedTables.push(...t.filter((x) => !skippedTables.includes(x))) });
+        await ownTables(live, `config:${c.id}`, { plugins: c.plugins, theme: c.theme, onSkipped: (t) => skippedTables.push(...t.filter((x) => !skippedTables.includes(x))) });
         owned.add(c.id);
       }
     }
-    await fs.writeFile(configsFile(), siteConfigsJson(list.map((c) => (owned.has(c.id) ? { ...c, prefix: prefixes.get(c.id)! } : c))));
+    await fs.writeFile(configsFile(), siteConfigsJson(list));
   };
   const plan = (baseTheme: string, left: Set<MeasuredComponent>) =>
     siteConfigs(
@@ -190,7 +186,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       for (const m of regular) {
         check();
         progress(`activating plugin ${m.d.slug}`);
-        const res = await running.get(`${SITE_ACTIVATE_PATH}?key=${site.key}&plugin=${encodeURIComponent(targets.get(m.c)!.target)}`, { 'X-WPBench-Config': 'clean' }).catch((e) => {
+        const res = await running.get(`${SITE_ACTIVATE_PATH}?key=${site.key}&plugin=${encodeURIComponent(targets.get(m.c)!.target)}`, { 'X-WPBench-Config': 'clean', [DB_HEADER]: '' }).catch((e) => {
           throw running.serverDied(e);
         });
         let error: string | null = null;
@@ -268,9 +264,12 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       const shardOf = new Set(shard ? [...regular, ...(theme ? [theme] : []), ...mus].map(memberId).filter((_, i) => i % shard.n === shard.k - 1) : []);
       const measuredConfigs = shard ? configs.filter((c) => inShard(c.id, shardOf)) : configs;
       if (shard) progress(`shard ${shard.k}/${shard.n}: ${shardOf.size} of the members alone and in the site, ${measuredConfigs.length} configurations`);
-      if (skippedTables.length) progress(`warning: not copied into each configuration's tables (a view, or a name over MySQL's 64 characters once prefixed): ${skippedTables.slice(0, 5).join(', ')}${skippedTables.length > 5 ? `, and ${skippedTables.length - 5} more` : ''}; configurations read the stack's`);
+      if (skippedTables.length) progress(`warning: not copied into each configuration's database (a view): ${skippedTables.slice(0, 5).join(', ')}${skippedTables.length > 5 ? `, and ${skippedTables.length - 5} more` : ''}; a query on it fails in those configurations`);
       if (!site.ownTables) progress('warning: on SQLite every configuration shares one database: what one writes the next reads (a real MariaDB/MySQL server gives each its own tables; --db auto or mysql://…)');
+      // No member runs in the clean site: a change of its state during the rounds fails the run (see engine.ts).
+      const cleanBefore = await sideStates(running, ['config:clean']);
       const { samples, taken } = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress });
+      await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
       // A first measured round of one-time work (the rest agreeing) counts as warm-up.
       const settling = dropSettling(samples);
       if (settling.length) progress(`${settling.length === 1 ? `${settling[0]} was` : `${settling.length} configuration contexts were`} still doing one-time work in the first measured round (the later rounds agree): that round counted as warm-up`);

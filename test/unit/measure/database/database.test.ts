@@ -41,7 +41,8 @@ describe('--db', () => {
     const base = { dbDir: '/w/db/', probeFile: '/w/probe.php', kind: 'plugin' as const, target: 'a/a.php', baseTheme: 'twentytwentythree', key: 'k', mustUse: false, salts: [] };
     const my = wpConfigPhp({ ...base, db: { host: 'localhost:/w/mysql/mysqld.sock', name: 'wordpress', user: 'root', password: "it's" } });
     assert.match(my, /define\('DB_HOST', 'localhost:\/w\/mysql\/mysqld\.sock'\);/);
-    assert.match(my, /define\('DB_PASSWORD', 'it\\'s'\);/);
+    assert.match(my, /\$wpbench_db = array\('wordpress', 'root', 'it\\'s'\);/);
+    assert.match(my, /define\('DB_PASSWORD', \$wpbench_db\[2\]\);/);
     assert.match(my, /define\('DB_CHARSET', 'utf8mb4'\);/);
     assert.ok(!my.includes('DB_FILE'));
     const lite = wpConfigPhp(base);
@@ -55,12 +56,15 @@ describe('--db', () => {
     assert.ok(off > 0 && off < my.indexOf("require_once ABSPATH . 'wp-settings.php'"), 'before wp-settings.php');
   });
 
-  it('tables per side: with a database server each side\'s header chooses its own prefix; SQLite keeps one', () => {
+  it('a database per side: with a database server a side\'s own credentials come only in its request\'s header, in WP Bench\'s shape; SQLite keeps one file', () => {
     const base = { dbDir: '/w/db/', probeFile: '/w/probe.php', kind: 'plugin' as const, target: 'a/a.php', baseTheme: 'twentytwentythree', key: 'k', mustUse: false, salts: [] };
     const my = wpConfigPhp({ ...base, db: { host: 'localhost:/w/sock/mysqld.sock', name: 'wordpress', user: 'wpbench', password: 'x' }, ownTables: true });
-    assert.match(my, /if \(\$wpbench_side_t === 'baseline'\) \$table_prefix = 'wpbc_';/);
-    assert.match(my, /elseif \(\$wpbench_side_t === 'ref'\) \$table_prefix = 'wpbr_';/);
-    assert.ok(!wpConfigPhp(base).includes('wpbench_side_t'));
+    assert.match(my, /if \(isset\(\$_SERVER\['HTTP_X_WPBENCH_DB'\]\) && preg_match\('\/\^\(\[a-z0-9_\]\{1,40\}\) \(\[a-z0-9_\]\{1,40\}\) \(\[A-Za-z0-9_-\]\{16,80\}\)\$\/'/);
+    // No table prefix per side any more, and no other side's password in the file.
+    assert.ok(!my.includes('wpbc_') && !my.includes('wpbench_side_t'));
+    assert.equal((my.match(/\$table_prefix = /g) ?? []).length, 1);
+    assert.ok(!wpConfigPhp(base).includes('HTTP_X_WPBENCH_DB'));
+    assert.ok(!wpConfigPhp({ ...base, db: { host: 'localhost:/w/sock/mysqld.sock', name: 'wordpress', user: 'wpbench', password: 'x' } }).includes('HTTP_X_WPBENCH_DB'));
   });
 });
 
