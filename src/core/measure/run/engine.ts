@@ -133,7 +133,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
   // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
   const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
-  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'per side' } : {}), ...(o.findings ? { findings: 1 } : {}) });
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'a database and a user per side' } : {}), ...(o.findings ? { findings: 1 } : {}) });
   if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
