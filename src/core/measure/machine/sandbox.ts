@@ -7,6 +7,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { childProcess } from '../../lazyNode';
+import { removePidsCgroup } from './pidsCgroup';
+import { appliedLimits, describeLimits, limitedCommand, limitsFor, PHP_LIMITS, type LimitSupport, type SandboxLimits } from './sandboxLimits';
 
 /** `playground`: WordPress Playground's WebAssembly PHP, which is a sandbox of its own (see engine.ts). */
 export type SandboxName = 'bubblewrap' | 'none' | 'playground';
@@ -49,12 +51,18 @@ export interface SandboxProbe {
    * folders. Older bubblewrap (0.4–0.7) runs without these; the probe says so.
    */
   hardened?: boolean;
+  /** the limits its processes are held to (sandboxLimits.ts), as said with the result */
+  limits?: string;
 }
 
 /** What the sandbox's own folders (/tmp, /dev/shm, /run, /var: memory-backed) may hold, each. */
 export const SANDBOX_TMPFS_BYTES = 256 * 1024 * 1024;
 
 let probed: Promise<SandboxProbe> | undefined;
+
+const asRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+/** How the sandbox's limit of processes is enforced here: until the probe has tried, by RLIMIT_NPROC where it bites. */
+let limitSupport: LimitSupport = { rlimit: !asRoot(), cgroup: false };
 
 function which(bin: string, pathVar: string | undefined): string | undefined {
   for (const dir of (pathVar ?? '/usr/local/bin:/usr/bin:/bin').split(path.delimiter)) {
@@ -74,18 +82,36 @@ export function probeSandbox(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
   probed ??= new Promise<SandboxProbe>((resolve) => {
     const bin = which('bwrap', env.PATH);
     if (!bin) return resolve({ name: 'none', why: 'bubblewrap is not installed (Debian/Ubuntu: sudo apt install bubblewrap)' });
-    const tryArgs = (hardened: boolean) =>
+    const tryCommand = (args: string[]) =>
       new Promise<string | undefined>((done) =>
-        childProcess().execFile(bin, [...baseArgs(hardened), '--', 'true'], { env: { PATH: env.PATH ?? '/usr/bin:/bin' }, timeout: 10_000 }, (err, _out, stderr) =>
+        childProcess().execFile(bin, args, { env: { PATH: env.PATH ?? '/usr/bin:/bin' }, timeout: 10_000 }, (err, _out, stderr) =>
           done(err ? String(stderr || err.message).trim().split('\n')[0].slice(0, 200) : undefined),
         ),
       );
+    const tryArgs = (hardened: boolean) => tryCommand([...baseArgs(hardened), '--', 'true']);
+    // The limits, tried once as a run sets them: a pids cgroup joined from inside where root (RLIMIT_NPROC does not
+    // bite there), else the rlimits alone; where neither works the sandbox runs without and says so.
+    const tryLimits = async (hardened: boolean): Promise<string | undefined> => {
+      let why: string | undefined;
+      for (const support of asRoot() ? [{ rlimit: false, cgroup: true }, { rlimit: false, cgroup: false }] : [{ rlimit: true, cgroup: false }]) {
+        const cmd = limitedCommand(PHP_LIMITS, { hardened, support, cwd: '\0probe', bin: 'true', args: [] });
+        why = await tryCommand([...baseArgs(hardened), ...cmd.bwrap, '--', ...cmd.command]);
+        const cgroup = appliedLimits('\0probe')?.cgroup;
+        if (cgroup) removePidsCgroup(cgroup);
+        if (why === undefined) {
+          limitSupport = support;
+          return describeLimits(support, hardened);
+        }
+      }
+      limitSupport = { rlimit: false, cgroup: false, off: why };
+      return describeLimits(limitSupport, hardened);
+    };
     void (async () => {
       // Hardened first (bubblewrap 0.8+); an older bubblewrap refuses the flags and runs without them.
-      if ((await tryArgs(true)) === undefined) return resolve({ name: 'bubblewrap', bin, hardened: true });
+      if ((await tryArgs(true)) === undefined) return resolve({ name: 'bubblewrap', bin, hardened: true, limits: await tryLimits(true) });
       const why = await tryArgs(false);
       if (why !== undefined) return resolve({ name: 'none', why: `bubblewrap cannot make a sandbox here (${why})` });
-      resolve({ name: 'bubblewrap', bin, hardened: false });
+      resolve({ name: 'bubblewrap', bin, hardened: false, limits: await tryLimits(false) });
     })();
   });
   return probed;
@@ -136,15 +162,19 @@ export interface SandboxMount {
  * earlier one: a read-only site with its uploads folder writable), `readable` extra folders read-only (a PHP binary
  * outside /usr), `cwd` inside. Nothing else of the host is seen: not the home, the workspace, the cache folder.
  */
-export function bubblewrapArgs(o: { mounts: readonly SandboxMount[]; readable?: string[]; cwd: string; bin: string; args: string[]; ownNetwork?: boolean; hardened?: boolean }): string[] {
+export function bubblewrapArgs(o: { mounts: readonly SandboxMount[]; readable?: string[]; cwd: string; bin: string; args: string[]; ownNetwork?: boolean; hardened?: boolean; limits?: SandboxLimits | false }): string[] {
   const args = baseArgs(o.hardened === true);
+  // Its limits (sandboxLimits.ts): PHP's, or the database server's when it runs mariadbd/mysqld; set by the first
+  // command inside, which then runs bin in its place.
+  const limits = o.limits ?? limitsFor(o.bin);
+  const inner = limits ? limitedCommand(limits, { hardened: o.hardened === true, support: limitSupport, cwd: o.cwd, bin: o.bin, args: o.args }) : { bwrap: [], command: [o.bin, ...o.args] };
   // A network namespace of its own: only its loopback interface, nothing of the machine's or the world's.
   if (o.ownNetwork) args.push('--unshare-net');
   for (const r of o.readable ?? []) args.push('--ro-bind', r, r);
   for (const m of o.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.path, m.path);
   // The sandbox's own root (where bubblewrap made the folders leading to the mounts: the run's folder itself, the
   // database's) read-only: nothing can be written there, in memory or elsewhere, past the cap.
-  args.push('--remount-ro', '/', '--chdir', o.cwd, '--', o.bin, ...o.args);
+  args.push(...inner.bwrap, '--remount-ro', '/', '--chdir', o.cwd, '--', ...inner.command);
   return args;
 }
 

@@ -6,6 +6,7 @@ import type { LocalRecord } from '../record/method';
 import { ACTIVATE_PATH } from '../site/site';
 import { MeasureError } from '../options/runOptions';
 import { htmlText, phpErrorText, readProbe, type LiveSite } from '../site/siteClient';
+import { limitError, markLog, newEntries, orLimitError, sayEntries } from './phpLog';
 
 /**
  * Activates one copy (each copy in its own request: two copies may declare the same functions, so one request never
@@ -22,10 +23,18 @@ export async function activate(
   const { site, srv, signal, get, serverDied } = live;
   progress(`activating ${c.kind} ${c.slug}${side === 'ref' ? ' (baseline copy)' : ''}`);
   const actId = crypto().randomBytes(8).toString('hex');
-  const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side, ...extraHeaders }).catch((e) => {
-    throw serverDied(e);
+  const who = `the ${c.kind}${side === 'ref' ? ' (baseline copy)' : ''}`;
+  await markLog(site);
+  const act = await get(`${ACTIVATE_PATH}?key=${site.key}`, { 'X-WPBench-Req': actId, 'X-WPBench-Side': side, ...extraHeaders }).catch(async (e) => {
+    throw await orLimitError(site, who, serverDied(e));
   });
   const actProbe = await readProbe(site, actId, signal);
+  // What PHP said during the activation (its warnings, notices, deprecations, errors), each once, escaped; a limit
+  // of the sandbox reached ends the run.
+  const logged = await newEntries(site);
+  const limit = limitError(site, who, logged, actProbe?.error ?? '');
+  if (limit) throw limit;
+  sayEntries(site, logged, `activating ${who}`, progress);
   let hook: LocalRecord['local']['activation_hook'] = null;
   try {
     hook = JSON.parse(act.body);

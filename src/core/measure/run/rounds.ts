@@ -8,46 +8,62 @@ import type { PairedTtfb } from '../compare/regression';
 import { MeasureError } from '../options/runOptions';
 import { BOOT_PATH } from '../site/site';
 import { phpErrorText, readProbe, type LiveSite } from '../site/siteClient';
+import { limitError, markLog, newEntries, noteClean, orLimitError, sayEntries } from './phpLog';
 
 export const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
 
 export type Side = 'baseline' | 'measured' | 'ref';
 
-export type Outcome = { ok: Sample } | { fail: NullReason };
+/** A request's figures or why it failed, and the entries PHP logged during it (`logged`, see phpLog.ts). */
+export type Outcome = ({ ok: Sample } | { fail: NullReason }) & { logged?: string[] };
 
 /** What the rounds gathered: per context and side, the samples of the measured rounds; per side, the contexts it failed in. */
 export interface RoundsState {
   samples: Record<MeasureContext, Record<Side, Sample[]>>;
   failed: Record<'measured' | 'ref', Partial<Record<MeasureContext, NullReason>>>;
+  /** `side:context` of the first requests made (what PHP logged during them is said) */
+  firsts: Set<string>;
 }
 
 export function newRoundsState(): RoundsState {
   return {
     samples: Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [], measured: [], ref: [] }])) as unknown as Record<MeasureContext, Record<Side, Sample[]>>,
     failed: { measured: {}, ref: {} },
+    firsts: new Set(),
   };
 }
 
 /** One request of a context on one side, and what the probe recorded of it. */
-function requestSide(live: LiveSite, cookie: string, ctx: MeasureContext, side: Side, extra: Record<string, string> = {}): Promise<Outcome> {
-  return requestContext(live, cookie, ctx, { 'X-WPBench-Side': side, ...extra });
+function requestSide(live: LiveSite, cookie: string, ctx: MeasureContext, side: Side, who: string, extra: Record<string, string> = {}): Promise<Outcome> {
+  return requestContext(live, cookie, ctx, { 'X-WPBench-Side': side, ...extra }, who);
 }
 
-/** One request of a context with these headers (a side, or `--site`'s configuration), and what the probe recorded. */
-export async function requestContext(live: LiveSite, cookie: string, ctx: MeasureContext, extra: Record<string, string>): Promise<Outcome> {
-  const { site, srv, signal, get, serverDied } = live;
+/**
+ * One request of a context with these headers (a side, or `--site`'s configuration), what the probe recorded and what
+ * PHP logged. Throws MeasureError (7) when `who` (the measured code) reached one of the sandbox's limits.
+ */
+export async function requestContext(live: LiveSite, cookie: string, ctx: MeasureContext, extra: Record<string, string>, who = 'the measured code'): Promise<Outcome> {
+  const { site, signal, get, serverDied } = live;
   const id = crypto().randomBytes(8).toString('hex');
   const headers: Record<string, string> = { 'X-WPBench-Req': id, ...extra };
   if (ctx === 'admin') headers.Cookie = cookie;
-  const res = await get(PATH_URL[ctx], headers).catch((e) => {
-    throw serverDied(e);
+  await markLog(site);
+  const res = await get(PATH_URL[ctx], headers).catch(async (e) => {
+    throw await orLimitError(site, who, serverDied(e));
   });
   const probe = await readProbe(site, id, signal);
+  const logged = await newEntries(site);
+  const limit = limitError(site, who, logged, probe?.error ?? '');
+  if (limit) throw limit;
+  return { ...(await outcomeOf(live, res, probe)), logged };
+}
+
+async function outcomeOf(live: LiveSite, res: Awaited<ReturnType<LiveSite['get']>>, probe: Awaited<ReturnType<typeof readProbe>>): Promise<Outcome> {
   if (probe?.error) return { fail: { reason: 'PHP fatal error', status: res.status, php_error: probe.error } };
   if (res.status >= 300 && res.status < 400) {
     return { fail: { reason: `redirect (${res.status}) to ${String(res.headers.location ?? probe?.location ?? '?').slice(0, 300)}`, status: res.status, location: String(res.headers.location ?? '') } };
   }
-  if (res.status >= 400) return { fail: { reason: `HTTP ${res.status}`, status: res.status, php_error: await phpErrorText(site, res.body, srv) } };
+  if (res.status >= 400) return { fail: { reason: `HTTP ${res.status}`, status: res.status, php_error: await phpErrorText(live.site, res.body, live.srv) } };
   if (!probe || probe.queries === null) return { fail: { reason: 'the request left no measurement (WordPress did not load)', status: res.status } };
   return { ok: { ttfbMs: res.ttfbMs, memoryBytes: probe.memory, queries: probe.queries, dbErrors: probe.db_errors ?? 0, dbError: probe.db_error ?? null, cpuMs: typeof probe.cpu_ms === 'number' ? probe.cpu_ms : null } };
 }
@@ -86,7 +102,15 @@ export async function runRounds(p: RoundsPlan, state: RoundsState, from: number,
       const order = sideOrder(sides, r);
       for (const side of order) {
         if (side !== 'baseline' && failed[side][ctx]) continue;
-        const out = await requestSide(p.live, p.cookie, ctx, side, warm && side === 'measured' ? p.warmupHeaders : undefined);
+        const copy = side === 'ref' ? refComponent! : component;
+        const out = await requestSide(p.live, p.cookie, ctx, side, `the ${copy.kind}${side === 'ref' ? ' (baseline copy)' : ''}`, warm && side === 'measured' ? p.warmupHeaders : undefined);
+        // What PHP said during the first request of each context on a side of the component: its warnings, uncaught
+        // exceptions and fatal errors; not what it says on the clean side too (WordPress's own, said first in round 1).
+        if (!state.firsts.has(`${side}:${ctx}`)) {
+          state.firsts.add(`${side}:${ctx}`);
+          if (side === 'baseline') noteClean(p.live.site, out.logged ?? []);
+          else sayEntries(p.live.site, out.logged ?? [], `${ctx}${side === 'ref' ? ' (baseline copy)' : ''}, first request`, progress);
+        }
         if ('fail' in out) {
           if (side === 'baseline') {
             throw new MeasureError(`WordPress itself fails without the component (${ctx}: ${out.fail.reason}${out.fail.php_error ? `: ${out.fail.php_error}` : ''})`, 7);

@@ -147,7 +147,7 @@ export function linksAreSafe(env: Pick<Environment, 'runtime' | 'sandbox'>): boo
 /** The progress line saying what holds the component's PHP. */
 export function sandboxLine(s: SandboxProbe): string {
   if (s.name === 'bubblewrap')
-    return `sandbox: bubblewrap (own PID${s.hardened ? ', user' : ''} namespace, read-only system, the site's code and WP Bench's files read-only, only uploads, caches and temporary folders writable, no home or cache folder${s.hardened ? ', no user namespaces inside' : ''}; the database server in a sandbox of its own)`;
+    return `sandbox: bubblewrap (own PID${s.hardened ? ', user' : ''} namespace, read-only system, the site's code and WP Bench's files read-only, only uploads, caches and temporary folders writable, no home or cache folder${s.hardened ? ', no user namespaces inside' : ''}${s.limits ? `; ${s.limits}` : ''}; the database server in a sandbox of its own)`;
   if (s.name === 'playground') return 'sandbox: WordPress Playground (WebAssembly PHP, only the throwaway site mounted)';
   return `warning: no sandbox — ${s.why ?? 'none available'}; the component's PHP can do whatever your user can`;
 }
