@@ -6,7 +6,7 @@
 // MariaDB; loopback only; every process the test starts is ended.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
@@ -63,6 +63,44 @@ if (!defined('FORGER_COST')) {
   });
 }
 `;
+
+/**
+ * What the measured code reaches without a database: a process of its own that outlives every request (a sleep
+ * marked by its odd length), the PHP server's memory through /proc, opcache's API, and the database's connections.
+ * `report`: the activation throws what it reached.
+ */
+function lurker(o: { report: boolean }): string {
+  return `<?php
+/**
+ * Plugin Name: Lurker
+ * Version: 1.0
+ */
+add_action('init', function () { @exec('sleep ${LURK} > /dev/null 2>&1 &'); });
+register_activation_hook(__FILE__, function () {
+  $r = array('proc' => @file_exists('/proc/self/status') || @is_dir('/proc/1'), 'invalidate' => @opcache_invalidate(ABSPATH . 'wp-settings.php', true), 'connections' => 0);
+  $sock = substr(DB_HOST, strlen('localhost:'));
+  $keep = array();
+  for ($i = 0; $i < 14; $i++) { $m = @mysqli_connect('localhost', DB_USER, DB_PASSWORD, DB_NAME, 0, $sock); if ($m) $keep[] = $m; }
+  $r['connections'] = count($keep);
+  ${o.report ? 'throw new Exception("WPB-REPORT:" . base64_encode(json_encode($r)) . ":END");' : ''}
+});
+`;
+}
+const LURK = '301.4517';
+
+/** Processes whose command line has `word` as one of its arguments. */
+function processesWith(word: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, 'latin1').split('\0').includes(word)) out.push(Number(e));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
 
 function git(cwd: string, ...args: string[]) {
   execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });
@@ -126,6 +164,28 @@ describe('hostile plugins, round six: no side reaches another side\'s tables (na
     assert.deepEqual(rep.written, []);
     assert.deepEqual(rep.triggers, []);
     assert.deepEqual(rep.databases, [rep.own]);
+  });
+
+  it('a process the plugin leaves running after each request is ended before the next one, said once; nothing of it outlives the run', async () => {
+    await fs.mkdir(path.join(dir, 'lurker'));
+    await fs.writeFile(path.join(dir, 'lurker', 'lurker.php'), lurker({ report: false }));
+    const r = await run(['measure', path.join(dir, 'lurker'), ...fast], env);
+    assert.equal(r.code, 0, r.err);
+    assert.equal((r.err.match(/left (a process|\d+ processes) running after its request \(sleep\)/g) ?? []).length, 1, r.err);
+    assert.deepEqual(processesWith(LURK), []);
+  });
+
+  it('the measured PHP sees no /proc (no other process\'s memory), cannot use opcache\'s API, and holds at most 10 database connections', async () => {
+    await fs.mkdir(path.join(dir, 'lurk-report'));
+    await fs.writeFile(path.join(dir, 'lurk-report', 'lurker.php'), lurker({ report: true }));
+    const r = await run(['measure', path.join(dir, 'lurk-report'), ...fast], env);
+    const m = /WPB-REPORT:([A-Za-z0-9+/=]+):END/.exec(`${r.out}\n${r.err}`);
+    assert.ok(m, `no report in: ${r.out.slice(0, 600)} ${r.err.slice(0, 600)}`);
+    const rep = JSON.parse(Buffer.from(m[1], 'base64').toString('utf8')) as { proc: boolean; invalidate: boolean; connections: number };
+    assert.equal(rep.proc, false);
+    assert.equal(rep.invalidate, false);
+    // WordPress's own connection is one of the 10.
+    assert.ok(rep.connections <= 9, `${rep.connections} connections`);
   });
 
   it('--site: a member writing every options table it sees cannot make the clean site or the configuration without it pay', async () => {

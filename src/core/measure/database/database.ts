@@ -143,7 +143,9 @@ export function initSql(o: { name: string; user: string; password: string; rootP
     // Reachable only over TCP, which is off: dropped all the same.
     `DROP USER IF EXISTS 'root'@'127.0.0.1';`,
     `DROP USER IF EXISTS 'root'@'::1';`,
-    `CREATE USER '${o.user}'@'localhost' IDENTIFIED BY ${q(o.password)};`,
+    // At most 10 connections each (the server allows 50): the measured code cannot take every connection from the
+    // other sides (and WP Bench's own).
+    `CREATE USER '${o.user}'@'localhost' IDENTIFIED BY ${q(o.password)} WITH MAX_USER_CONNECTIONS ${MAX_USER_CONNECTIONS};`,
     `GRANT ALL PRIVILEGES ON \`${o.name}\`.* TO '${o.user}'@'localhost';`,
     `ALTER USER 'root'@'localhost' IDENTIFIED BY ${q(o.rootPassword)};`,
     '',
@@ -222,6 +224,9 @@ async function waitForSocket(socket: string, exited: () => string | undefined, s
 export function dbSocketDir(dbDir: string): string {
   return path.join(dbDir, 'sock');
 }
+
+/** The connections each side's database user may hold at once (the throwaway server allows 50 in all). */
+export const MAX_USER_CONNECTIONS = 10;
 
 /** WordPress's own user on the throwaway server (privileges on its database only). */
 export const THROWAWAY_DB_USER = 'wpbench';

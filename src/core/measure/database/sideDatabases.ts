@@ -46,7 +46,12 @@ export interface SideState {
   triggers: number;
   routines: number;
   events: number;
+  /** the autoloaded options' bytes (every request of the side loads them) */
+  autoload_bytes?: number;
 }
+
+/** Growth of a side's autoloaded options that is not WordPress's own bookkeeping (a cron entry, a transient). */
+export const AUTOLOAD_GROWTH_BYTES = 64 * 1024;
 
 const ADMIN_PHP = [
   'mysqli_report(MYSQLI_REPORT_OFF);',
@@ -80,6 +85,7 @@ const ADMIN_PHP = [
   '    $o = array("active_plugins" => "", "stylesheet" => "", "template" => "");',
   '    $r = q($m, "SELECT option_name, option_value FROM " . id($op["db"]) . ".`wp_options` WHERE option_name IN (\'active_plugins\', \'stylesheet\', \'template\')");',
   '    foreach ($r->fetch_all(MYSQLI_NUM) as $row) $o[$row[0]] = $row[1];',
+  '    $o["autoload_bytes"] = (int) q($m, "SELECT COALESCE(SUM(LENGTH(option_value)), 0) FROM " . id($op["db"]) . ".`wp_options` WHERE autoload IN (\'yes\', \'on\', \'auto\', \'auto-on\')")->fetch_row()[0];',
   '    foreach (array("triggers" => "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = \'$db\' OR TRIGGER_SCHEMA = \'$db\'", "routines" => "SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = \'$db\'", "events" => "SELECT COUNT(*) FROM information_schema.EVENTS WHERE EVENT_SCHEMA = \'$db\'") as $k => $sql) $o[$k] = (int) q($m, $sql)->fetch_row()[0];',
   '    $out[] = $o;',
   '  }',
@@ -115,7 +121,7 @@ export function sideDbStatements(d: SideDb, userHost: string): string[] {
   if (!new RegExp(`^${SIDE_NAME_PATTERN}$`).test(d.name) || !new RegExp(`^${SIDE_NAME_PATTERN}$`).test(d.user) || !new RegExp(`^${SIDE_PASSWORD_PATTERN}$`).test(d.password)) throw new Error('sideDbStatements: not a side of WP Bench\'s');
   return [
     `CREATE DATABASE \`${d.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    `CREATE USER '${d.user}'@${sql(userHost)} IDENTIFIED BY ${sql(d.password)}`,
+    `CREATE USER '${d.user}'@${sql(userHost)} IDENTIFIED BY ${sql(d.password)} WITH MAX_USER_CONNECTIONS 10`,
     `GRANT ALL PRIVILEGES ON \`${d.name.replace(/_/g, '\\_')}\`.* TO '${d.user}'@${sql(userHost)}`,
   ];
 }
@@ -156,6 +162,8 @@ export function sideDatabases(o: { php: string; conn: AdminConnection; env: Node
 export function stateChange(before: SideState, after: SideState): string | undefined {
   for (const k of ['active_plugins', 'stylesheet', 'template'] as const) if (before[k] !== after[k]) return `its ${k} option changed`;
   for (const k of ['triggers', 'routines', 'events'] as const) if (before[k] !== after[k]) return `its database's ${k} went from ${before[k]} to ${after[k]}`;
+  if (before.autoload_bytes !== undefined && after.autoload_bytes !== undefined && after.autoload_bytes - before.autoload_bytes > AUTOLOAD_GROWTH_BYTES)
+    return `its autoloaded options grew by ${Math.round((after.autoload_bytes - before.autoload_bytes) / 1024)} KB`;
   return undefined;
 }
 

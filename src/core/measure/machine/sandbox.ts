@@ -162,8 +162,16 @@ export interface SandboxMount {
  * earlier one: a read-only site with its uploads folder writable), `readable` extra folders read-only (a PHP binary
  * outside /usr), `cwd` inside. Nothing else of the host is seen: not the home, the workspace, the cache folder.
  */
-export function bubblewrapArgs(o: { mounts: readonly SandboxMount[]; readable?: string[]; cwd: string; bin: string; args: string[]; ownNetwork?: boolean; hardened?: boolean; limits?: SandboxLimits | false }): string[] {
+export function bubblewrapArgs(o: { mounts: readonly SandboxMount[]; readable?: string[]; cwd: string; bin: string; args: string[]; ownNetwork?: boolean; hardened?: boolean; limits?: SandboxLimits | false; proc?: boolean }): string[] {
   const args = baseArgs(o.hardened === true);
+  // No /proc for PHP: through it a process the measured code starts could read the memory of the PHP server and the
+  // relay (/proc/PID/mem: the same user, no capability needed), where other sides' requests passed (their database
+  // credentials, their probe ids). The database server keeps its own (it runs no measured code).
+  // (`--instructions`' server keeps it: Valgrind reads its own maps there; it serves one side only, in a sandbox of its own.)
+  if (!o.proc && !/^(mariadbd|mysqld)$/.test(path.basename(o.bin))) {
+    const at = args.indexOf('--proc');
+    if (at >= 0) args.splice(at, 2);
+  }
   // Its limits (sandboxLimits.ts): PHP's, or the database server's when it runs mariadbd/mysqld; set by the first
   // command inside, which then runs bin in its place.
   const limits = o.limits ?? limitsFor(o.bin);

@@ -190,7 +190,7 @@ export async function withOpenSite<T>(
     // With a database server, each other side gets a database and a user of its own (sideDatabases.ts), made and
     // copied through WP Bench's own connection, never PHP's.
     const sides = db && env.php ? { ...sideDatabases({ php: env.php.bin, conn: db.admin, env: o.env, signal, userHost: db.userHost, naming: db.naming, onAdded: db.onSideAdded, registerSecret }), from: db.name } : undefined;
-    const running = liveSite(site, srv, signal, sides);
+    const running = liveSite(site, srv, signal, sides, { sweep: env.runtime === 'php' && env.sandbox.name === 'bubblewrap', note: (l) => progress(`warning: ${l}`) });
     const { get, serverDied } = running;
 
     progress('installing WordPress');

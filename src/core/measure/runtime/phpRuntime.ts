@@ -5,8 +5,9 @@ import type * as Net from 'node:net';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from '../machine/environment';
-import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxProbe } from '../machine/sandbox';
-import { sandboxMounts, type Site } from '../site/site';
+import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxMount, type SandboxProbe } from '../machine/sandbox';
+import type { SandboxLimits } from '../machine/sandboxLimits';
+import { INSTALL_PATH, sandboxMounts, type Site } from '../site/site';
 import { measuredText } from '../component/measuredText';
 import type { RuntimeServer } from '../machine/runtime';
 
@@ -94,6 +95,7 @@ export async function startPhpServer(
   sandbox: SandboxProbe = { name: 'none' },
   runId?: string,
   onNote?: (warning: string) => void,
+  counted?: CountedServer,
 ): Promise<RuntimeServer> {
   const port = await freePort();
   const args = [
@@ -116,11 +118,17 @@ export async function startPhpServer(
     // Every file is complete before the server starts: a file changed in the last 2 s (a component just written, or
     // linked from a file just written) is cached too, not compiled again on every request and counted as memory.
     '-d', 'opcache.file_update_protection=0',
+    // opcache's API (opcache_invalidate(), opcache_reset()) only for WP Bench's install endpoint (it asks whether opcache
+    // is on): measured code that threw the compiled WordPress away after its own request made the clean side's next
+    // request compile it all again (+230 ms and +2 MB there: the component read 230 ms faster than nothing).
+    '-d', `opcache.restrict_api=${path.join(site.siteDir, INSTALL_PATH.slice(1))}`,
     '-d', 'max_execution_time=120',
     '-S', `127.0.0.1:${port}`,
     '-t', site.siteDir,
   ];
-  let launch = { bin: php.bin, args };
+  // The server's command: php, or php under the CPU simulator (`--instructions`, run/instructions.ts).
+  const cmdline = [...(counted?.wrap ?? []), php.bin, ...args];
+  let launch = { bin: cmdline[0], args: cmdline.slice(1) };
   let socketPath: string | undefined;
   if (sandbox.name === 'bubblewrap' && sandbox.bin) {
     // Its own network (loopback only): the site is reached through a Unix socket that a relay inside the sandbox
@@ -132,12 +140,20 @@ export async function startPhpServer(
       await fs.writeFile(path.join(site.workDir, 'relay.php'), RELAY_PHP);
     }
     const inner = ownNet
-      ? { bin: '/bin/sh', args: ['-c', 'php="$1"; relay="$2"; sock="$3"; port="$4"; shift 4; "$php" -n "$relay" "$sock" "$port" & exec "$php" "$@"', 'wpbench', php.bin, path.join(site.workDir, 'relay.php'), sock, String(port), ...args] }
-      : { bin: php.bin, args };
-    launch = { bin: sandbox.bin, args: bubblewrapArgs({ mounts: sandboxMounts(site), readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, hardened: sandbox.hardened, ...inner }) };
+      ? { bin: '/bin/sh', args: ['-c', 'php="$1"; relay="$2"; sock="$3"; port="$4"; shift 4; "$php" -n "$relay" "$sock" "$port" & exec "$@"', 'wpbench', php.bin, path.join(site.workDir, 'relay.php'), sock, String(port), ...cmdline] }
+      : launch;
+    launch = { bin: sandbox.bin, args: bubblewrapArgs({ mounts: [...sandboxMounts(site), ...(counted?.mounts ?? [])], readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, hardened: sandbox.hardened, ...(counted ? { proc: true, limits: counted.limits } : {}), ...inner }) };
   }
   if (sandbox.name === 'bubblewrap' && !socketPath) onNote?.(`the temporary folder's path is too long for a Unix socket (${MAX_SOCKET_PATH} bytes): the sandbox keeps the machine's network (local.network "host")`);
-  return launchServer({ ...launch, cwd: site.siteDir, env, site, port, label: `${php.bin} -S`, startMs: 15000, onChild, stdout: false, marker: runId, socketPath });
+  return launchServer({ ...launch, cwd: site.siteDir, env, site, port, label: counted ? `${php.bin} -S under ${path.basename(counted.wrap[0])}` : `${php.bin} -S`, startMs: counted ? 120_000 : 15000, onChild, stdout: false, marker: runId, socketPath, extraEnv: counted?.env });
+}
+
+/** php -S under a CPU simulator (`--instructions`): the command before php, its environment, folders and limits. */
+export interface CountedServer {
+  wrap: string[];
+  env: Record<string, string>;
+  mounts: SandboxMount[];
+  limits: SandboxLimits;
 }
 
 /** How a runtime's server is started (see launchServer). */
@@ -164,6 +180,8 @@ export interface LaunchOptions {
   marker?: string;
   /** the server is reached through this Unix socket (the sandbox's relay) */
   socketPath?: string;
+  /** more of the environment, past the scrub (`--instructions`: the frozen clock) */
+  extraEnv?: Record<string, string>;
 }
 
 /**
@@ -174,7 +192,7 @@ export interface LaunchOptions {
 export async function launchServer(o: LaunchOptions): Promise<RuntimeServer> {
   const child = childProcess().spawn(o.bin, o.args, {
     cwd: o.cwd,
-    env: { ...scrubbedEnv(o.env, path.join(o.site.workDir, 'tmp')), ...(o.marker ? { [RUN_MARKER]: o.marker } : {}) },
+    env: { ...scrubbedEnv(o.env, path.join(o.site.workDir, 'tmp')), ...(o.marker ? { [RUN_MARKER]: o.marker } : {}), ...(o.extraEnv ?? {}) },
     stdio: ['ignore', o.stdout ? 'pipe' : 'ignore', 'pipe'],
     detached: process.platform !== 'win32',
   });

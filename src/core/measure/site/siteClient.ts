@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { siteRequest } from './http';
 import type { RuntimeServer } from '../machine/runtime';
 import type { Site } from './site';
+import { descendants, killLeftovers } from '../machine/leftovers';
 import { DB_HEADER, dbHeaderValue, stateChange, type SideDatabases, type SideDb, type SideState } from '../database/sideDatabases';
 import { abortError, MeasureError } from '../options/runOptions';
 import { measuredText } from '../component/measuredText';
@@ -26,8 +27,21 @@ export interface LiveSite {
   dbOf: Map<string, SideDb>;
 }
 
-export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal, sides?: SideDatabases & { from: string }): LiveSite {
+export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal, sides?: SideDatabases & { from: string }, guard?: { sweep: boolean; note: (line: string) => void }): LiveSite {
   const dbOf = new Map<string, SideDb>();
+  // The PHP sandbox's own processes once it listens (its init, the server, the relay): after every request any other
+  // is killed before the next request (machine/leftovers.ts), said once.
+  const sweep = guard?.sweep && srv.pid && process.platform === 'linux' ? { root: srv.pid, expected: new Set(descendants(srv.pid).keys()) } : undefined;
+  let said = false;
+  const afterRequest = () => {
+    if (!sweep) return;
+    const { killed, stuck } = killLeftovers(sweep.root, sweep.expected);
+    if (stuck) throw new MeasureError('the measured code keeps starting processes that outlive its requests (they could tamper with the other side\'s requests): the run is stopped', 7);
+    if (killed.length && !said) {
+      said = true;
+      guard!.note(`the component left ${killed.length === 1 ? 'a process' : `${killed.length} processes`} running after its request (${measuredText([...new Set(killed)].slice(0, 3).join(', '))}): ended before the next request — a process outliving its request could tamper with the other side's (said once)`);
+    }
+  };
   const reqTimeout = 120_000;
   // The relay's socket is in a folder the measured PHP can write: a process of its that replaced it would see (and
   // could slow) every side's requests. The socket WP Bench first reached is the only one it uses.
@@ -44,7 +58,16 @@ export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal, si
     } catch (err) {
       return Promise.reject(err);
     }
-    return siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...withDb(headers) }, reqTimeout, signal, srv.socketPath);
+    const req = siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...withDb(headers) }, reqTimeout, signal, srv.socketPath);
+    return sweep
+      ? req.then(
+          (r) => (afterRequest(), r),
+          (e) => {
+            afterRequest();
+            throw e;
+          },
+        )
+      : req;
   };
   // A side's (or a configuration's) own database: its credentials go with its requests, and only with them. A caller
   // naming X-WPBench-Db itself ("": the measured side's, wp-config.php's own) is left as it is.

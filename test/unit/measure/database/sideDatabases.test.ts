@@ -8,7 +8,7 @@ describe('a database and a user per side (sideDatabases)', () => {
   it('the side\'s user gets every privilege on its own database only ("_" escaped: no wildcard reaching another side\'s)', () => {
     const [create, user, grant] = sideDbStatements({ name: 'wpbench_s1', user: 'wpbench_s1', password: 'Aa1-abcdefghijklmnopq' }, 'localhost');
     assert.equal(create, 'CREATE DATABASE `wpbench_s1` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
-    assert.equal(user, "CREATE USER 'wpbench_s1'@'localhost' IDENTIFIED BY 'Aa1-abcdefghijklmnopq'");
+    assert.equal(user, "CREATE USER 'wpbench_s1'@'localhost' IDENTIFIED BY 'Aa1-abcdefghijklmnopq' WITH MAX_USER_CONNECTIONS 10");
     assert.equal(grant, "GRANT ALL PRIVILEGES ON `wpbench\\_s1`.* TO 'wpbench_s1'@'localhost'");
   });
 
@@ -33,6 +33,9 @@ describe('a database and a user per side (sideDatabases)', () => {
     assert.equal(stateChange(s, { ...s, template: 'x' }), 'its template option changed');
     assert.equal(stateChange(s, { ...s, triggers: 1 }), "its database's triggers went from 0 to 1");
     assert.equal(stateChange(s, { ...s, events: 2 }), "its database's events went from 0 to 2");
+    // WordPress's own bookkeeping (a cron entry) is not a change; 4 MB of autoloaded options is.
+    assert.equal(stateChange({ ...s, autoload_bytes: 10_000 }, { ...s, autoload_bytes: 12_000 }), undefined);
+    assert.equal(stateChange({ ...s, autoload_bytes: 10_000 }, { ...s, autoload_bytes: 10_000 + 4 * 1024 * 1024 }), 'its autoloaded options grew by 4096 KB');
   });
 
   it('the --db relay lets each side\'s own user through, and no other', () => {
