@@ -2,11 +2,25 @@
 // behind (no temporary folder, no server process, no listening port). Not a test file (no .test.ts).
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as net from 'node:net';
 import type { MeasureOptions } from '../../src/core/measure/run/engine';
+
+/** Processes whose command line has `word` as one of its arguments. */
+export function processesWith(word: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, 'latin1').split('\0').includes(word)) out.push(Number(e));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
 
 /** Whether the process runs: a zombie (exited, waiting for the machine's init to reap it) runs nothing. */
 export function alive(pid: number): boolean {

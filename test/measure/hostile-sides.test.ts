@@ -6,10 +6,11 @@
 // MariaDB; loopback only; every process the test starts is ended.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli';
+import { processesWith } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -87,20 +88,6 @@ register_activation_hook(__FILE__, function () {
 `;
 }
 const LURK = '301.4517';
-
-/** Processes whose command line has `word` as one of its arguments. */
-function processesWith(word: string): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${e}/cmdline`, 'latin1').split('\0').includes(word)) out.push(Number(e));
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return out;
-}
 
 function git(cwd: string, ...args: string[]) {
   execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });

@@ -10,23 +10,9 @@ import { existsSync, readdirSync, readFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MeasureError, measure, type MeasureOptions } from '../../src/core/measure/run/engine';
 import type { LocalRecord } from '../../src/core/measure/record/method';
-import { gone, nativeMeasureSuite } from './helpers';
+import { gone, nativeMeasureSuite, processesWith } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-/** Processes whose command line has `word` as one of its arguments. */
-function processesWith(word: string): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${e}/cmdline`, 'latin1').split('\0').includes(word)) out.push(Number(e));
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return out;
-}
 
 /** The folders of the pids cgroups WP Bench may make for its sandboxes (cgroup v1 and v2), below this process's own. */
 function cgroupParents(): string[] {
