@@ -1,7 +1,7 @@
 // `wp-bench measure PATH`: the local benchmark engine (src/core/measure) from the command line. Runs the component's
 // PHP, so it only ever runs on this explicit command.
 import * as path from 'node:path';
-import { databaseLabel, parseDbOption } from '../core/measure/database/database';
+import { parseDbOption } from '../core/measure/database/database';
 import { measureSite } from '../core/measure/siteRun/siteRun';
 import { parseShard, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP } from '../core/measure/siteRun/sitePlan';
 import { siteTable } from '../core/report/siteText';
@@ -18,8 +18,8 @@ import { loadTeamConfig } from '../core/config/teamConfig';
 import { ciSafeJson, countNoun } from '../core/present/format';
 import { CONTEXTS, type LocalRecord } from '../core/measure/record/method';
 import type { RuntimeName } from '../core/measure/machine/runtime';
-import { textTable } from '../core/report/plain';
 import { profileLines } from './profile';
+import { measureTable } from '../core/report/measureText';
 import { PROFILE_ROUNDS } from '../core/measure/run/profiling';
 import { toCollapsed, toSpeedscope } from '../core/measure/profile/attribute';
 import { parseOptions, UsageError, type CliIo } from './scan';
@@ -72,6 +72,10 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --fix                      with --findings: apply the fixes that are mechanical (an autoloaded option's
                              autoload argument turned off at its line), only those lines, and say each change;
                              then measure --baseline-ref HEAD says what the fix saved
+  --instructions             also count each side's requests in CPU instructions (native php on Linux with
+                             Valgrind: sudo apt install valgrind libfaketime): exact on a busy machine, so
+                             --baseline-ref judges on them instead of time (a change adding over 0.5 % of the
+                             request fails); without Valgrind, said, and measured without
   --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
   --db auto|sqlite|URL       the database (native runtime): auto (default) starts a throwaway MariaDB or MySQL
                              server from this machine's binaries (mariadbd/mysqld; Debian: mariadb-server) on a
@@ -100,7 +104,7 @@ even after a confirmation pass; memory and queries were judged), 6 time limit or
 SIGHUP exit 6.`;
 
 const VALUE_FLAGS = new Set(['--shard', '--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
-const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--findings', '--fix', '--site', '--help', '-h']);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--findings', '--fix', '--site', '--instructions', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS);
@@ -113,69 +117,8 @@ function intFlag(flags: Map<string, string | true>, name: string, min: number, m
   return Number(v);
 }
 
-const signed = (n: number, digits = 0) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;
-
-/** A difference inside the run's own spread (or under the floor) is no finding: it reads "±0.6 ms (within noise)". */
-export const TTFB_NOISE_MS = 1;
-export const MEMORY_NOISE_KB = 16;
-export function withinNoise(x: number, spread: number, floor: number, digits: number, unit: string): string {
-  if (Math.abs(x) <= Math.max(spread, floor)) return `±${Math.abs(x).toFixed(digits)} ${unit} (within noise)`;
-  return `${signed(x, digits)} ${unit}`;
-}
-
-export function measureTable(r: LocalRecord): string {
-  const l = r.local;
-  const lines: string[] = [];
-  lines.push(`${r.name} (${r.type} ${r.slug}) — measured locally${l.cached ? ' (from the cache)' : ''}: ${l.runtime} runtime, PHP ${l.php_version}${l.opcache === undefined ? '' : l.opcache ? ' (opcache on)' : ' (opcache off)'}, WordPress ${l.wordpress_version}${l.database ? `, ${databaseLabel(l.database)}` : ''}, ${l.rounds} rounds`);
-  const rows = [['CONTEXT', 'TTFB', 'MEMORY', 'QUERIES', 'SPREAD (IQR)', 'CLEAN SITE']];
-  for (const c of CONTEXTS) {
-    const m = r.contexts[c];
-    if (!m) {
-      const why = l.null_reasons[c];
-      rows.push([c, 'not measured', '', '', `${why?.reason ?? ''}${why?.php_error ? `: ${why.php_error.slice(0, 160)}` : ''}`]);
-      continue;
-    }
-    const s = l.spread[c]!;
-    const b = l.baseline?.[c];
-    rows.push([
-      c,
-      withinNoise(m.ttfb_delta_ms, s.ttfb_ms, TTFB_NOISE_MS, 1, 'ms'),
-      withinNoise(m.memory_delta_kb, s.memory_kb, MEMORY_NOISE_KB, 0, 'KB'),
-      signed(m.queries_delta),
-      `${s.ttfb_ms} ms · ${s.memory_kb} KB · ${s.queries} q`,
-      b ? `${b.ttfb_ms} ms · ${b.memory_kb.toLocaleString('en-US')} KB · ${b.queries} q` : '',
-    ]);
-  }
-  lines.push(textTable(rows));
-  const h = l.activation_hook;
-  if (h) {
-    const mem = `${Math.round(h.memory_kb).toLocaleString('en-US')} KB ${h.memory === 'held' ? 'held after it' : 'at its peak'}`;
-    // What was timed is WordPress's activate_plugin() / switch_theme() with everything it runs (the component's
-    // activation hook, if it has one, and WordPress's own bookkeeping): not "the activation hook" alone.
-    const what = r.type === 'theme' ? 'Theme switch (switch_theme(), once' : 'Activation (activate_plugin(), once';
-    lines.push(`${what}; not in the figures above): ${h.time_ms.toFixed(1)} ms, ${mem}, ${countNoun(h.queries, 'query', 'queries')}.`);
-  }
-  const dbErr = Object.entries(l.database_errors ?? {});
-  for (const [c, e] of dbErr) {
-    lines.push(`Warning: ${c}: ${countNoun(e!.per_request, 'database error', 'database errors')} per request that the clean site has not${e!.example ? ` (${e!.example.slice(0, 160)})` : ''}: not representative.`);
-  }
-  lines.push(
-    r.speed_score
-      ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.`
-      : dbErr.length
-        ? 'No grade: database errors made part of the figures.'
-        : 'No grade: the activation context was not measured.',
-  );
-  if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
-  if (l.must_use) lines.push('Must-use plugin: measured from mu-plugins/, where WordPress loads it on every request; never activated (its "activation" row is the cost of loading it).');
-  if (l.parent_theme) lines.push(`Child theme: measured with its parent ${l.parent_theme.name}${l.parent_theme.version ? ` ${l.parent_theme.version}` : ''} (${l.parent_theme.slug}); the figures include the parent's cost.`);
-  if (l.sandbox === 'bubblewrap') lines.push(`Sandbox: bubblewrap (own PID namespace${l.network === 'isolated' ? ' and network' : ''}, read-only system and code, only uploads, caches and temporary folders writable; the database in a sandbox of its own).`);
-  else if (l.sandbox === 'playground') lines.push('Sandbox: WordPress Playground (PHP compiled to WebAssembly sees only the throwaway site mounted into it).');
-  else if (l.sandbox === 'none') lines.push(`Warning: no sandbox${l.sandbox_note ? ` — ${l.sandbox_note}` : ''}.`);
-  for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);
-  lines.push('Deltas of medians against the same clean site without the component (its own medians in CLEAN SITE); "within noise": inside the run\'s spread; KB are KiB (1024 bytes).');
-  return lines.join('\n');
-}
+// The table moved to src/core/report/measureText.ts; exported here too for the CLI's callers.
+export { MEMORY_NOISE_KB, TTFB_NOISE_MS, measureTable, withinNoise } from '../core/report/measureText';
 
 export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: string[] = []): Promise<number> {
   let parsed;
@@ -207,6 +150,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const fix = parsed.flags.has('--fix');
     if (fix && !findings) throw new UsageError('--fix goes with --findings');
     if (findings && site) throw new UsageError('--findings measures one component: run it without --site');
+    if (site && parsed.flags.has('--instructions')) throw new UsageError('--instructions counts one component\'s requests (with or without --baseline-ref): not yet with --site');
     if (findings && baselineRef !== undefined) throw new UsageError('--findings looks at the working tree alone: run it without --baseline-ref (then --baseline-ref HEAD says what a fix saved)');
     if (findings && profileFormat) throw new UsageError(`--format ${profileFormat} writes a profile alone: run --findings without it`);
     if (findings && formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html'].includes(formatFlag)) throw new UsageError('with --findings, --format is table, json, markdown, sarif or html');
@@ -240,6 +184,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       sandbox: sandbox as MeasureOptions['sandbox'],
       profile,
       findings,
+      instructions: parsed.flags.has('--instructions'),
       onProfiles: (raw) => (profiles = raw),
       progress: (line) => {
         // One line per round, not per request.
@@ -342,6 +287,8 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
     const policy: RegressionPolicy = {
       maxRegressionPercent: failPct ?? team.config.measure?.maxRegressionPercent ?? DEFAULT_MAX_REGRESSION_PERCENT,
       ceilings: team.config.measure?.ceilings ?? {},
+      // With --instructions: the instructions rows' threshold (percent of REF's request; default 0.5, compare/instructions.ts).
+      ...(team.config.measure?.instructions !== undefined ? { instructionsPercent: team.config.measure.instructions } : {}),
     };
     // TTFB the wall clock cannot decide at the threshold gets one confirmation pass first; only then is CPU time asked.
     const { current, baseline, paired, pairedCpu } = await measureCompare({ ...options, confirm: confirmWhenUndecided(policy) }, refPath, `${abs} at ${ref}`);

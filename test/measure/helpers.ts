@@ -1,12 +1,26 @@
 // What the measure suites share: whether a process or a port is still there, and the check that a run left nothing
 // behind (no temporary folder, no server process, no listening port). Not a test file (no .test.ts).
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as net from 'node:net';
 import type { MeasureOptions } from '../../src/core/measure/run/engine';
+import { runCli } from '../../src/cli';
+
+/** git in `cwd` with a throwaway identity (the suites' own repositories). */
+export function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });
+}
+
+/** `wp-bench measure ARGS` in-process, its exit code and what it printed. */
+export async function measureCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(['measure', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: path.resolve(__dirname, '..', '..') });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
 
 /** Processes whose command line has `word` as one of its arguments. */
 export function processesWith(word: string): number[] {

@@ -2,11 +2,10 @@
 // repository, with the native php runtime (Debian's WordPress and php; nothing is skipped). A plugin made heavier
 // is reported and exits 1; an unchanged plugin exits 0, and its noise stays under the default threshold in 10 runs.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../src/cli/index';
+import { git, measureCli } from './helpers';
 import { measureCompare } from '../../src/core/measure/run/engine';
 import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, NOISE_FLOOR, compareRecords, confirmWhenUndecided } from '../../src/core/measure/compare/regression';
 
@@ -33,16 +32,7 @@ add_action('init', function () {
 });
 `;
 
-function git(cwd: string, ...args: string[]) {
-  execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'pipe' });
-}
-
-async function run(args: string[], env: NodeJS.ProcessEnv) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(['measure', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: ROOT });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = measureCli;
 
 describe('wp-bench measure --baseline-ref (regression check, native php)', function () {
   let repo: string;

@@ -48,6 +48,11 @@ export interface TeamConfig {
 export interface MeasureSettings {
   /** Largest allowed increase of an added cost, in percent of the baseline's (a noise floor applies too). */
   maxRegressionPercent?: number;
+  /**
+   * `--instructions`: the largest allowed increase of the CPU instructions of a request, in percent of the whole
+   * request's count at the baseline ref (default 0.5); an increase within the run's spread never fails.
+   */
+  instructions?: number;
   /** Upper bounds on the measured component's own added cost, per context (ttfbMs, memoryMb, queries). */
   ceilings: Partial<Record<ContextName, Budget>>;
 }
@@ -143,7 +148,7 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
 
 function readMeasure(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): void {
   if (value.type !== 'object') {
-    at(value, l10n.t('measure must be an object with maxRegressionPercent and/or ceilings'));
+    at(value, l10n.t('measure must be an object with maxRegressionPercent, instructions and/or ceilings'));
     return;
   }
   const settings: MeasureSettings = { ceilings: {} };
@@ -157,11 +162,18 @@ function readMeasure(value: Node, config: TeamConfig, at: (n: Node, m: string) =
       }
       settings.maxRegressionPercent = vNode.value;
       mark('measure.maxRegressionPercent', kNode);
+    } else if (kNode.value === 'instructions') {
+      if (vNode.type !== 'number' || !Number.isFinite(vNode.value) || vNode.value < 0 || vNode.value > 100) {
+        at(vNode, l10n.t('measure.instructions must be a number from 0 to 100 (percent of the request at the baseline ref)'));
+        continue;
+      }
+      settings.instructions = vNode.value;
+      mark('measure.instructions', kNode);
     } else if (kNode.value === 'ceilings') {
       const holder = { ...emptyTeamConfig(), budgets: settings.ceilings };
       readBudgets(vNode, holder, at, (k, n) => mark(`measure.${k.replace(/^budgets\./, 'ceilings.')}`, n), 'measure.ceilings');
     } else {
-      at(kNode, l10n.t('Unknown setting "measure.{0}" is ignored (known: maxRegressionPercent, ceilings)', String(kNode.value).slice(0, 40)));
+      at(kNode, l10n.t('Unknown setting "measure.{0}" is ignored (known: maxRegressionPercent, instructions, ceilings)', String(kNode.value).slice(0, 40)));
     }
   }
   config.measure = settings;

@@ -21,6 +21,50 @@ export function formatMemoryKb(kb: number): string {
   return `${mb.toFixed(Math.abs(mb) >= 9.95 ? 0 : 1)} MB`;
 }
 
+const INSTRUCTION_UNITS = ['', 'K', 'M', 'G', 'T'];
+
+/**
+ * CPU instructions per request (`measure --instructions`) as people read them: exact under 1,000 ("740 instr"), else
+ * three significant digits with K, M, G ("12.3 K instr", "1.42 M instr", "290 M instr"; powers of 1,000). `sign`:
+ * "+1.42 M instr", "−1.42 M instr", "±0 instr" (a count that rounds to zero has no sign). JSON keeps the exact integer.
+ */
+export function formatInstructions(n: number, sign = false): string {
+  if (!Number.isFinite(n)) return `${n} instr`;
+  const a = Math.abs(Math.round(n));
+  const mark = a === 0 ? (sign ? '±' : '') : n < 0 ? '−' : sign ? '+' : '';
+  if (a < 1000) return `${mark}${a} instr`;
+  let u = 1;
+  while (u < INSTRUCTION_UNITS.length - 1 && a >= 1000 ** (u + 1)) u++;
+  // 999,600 is "1.00 M", not "1.00e+3 K".
+  if (u < INSTRUCTION_UNITS.length - 1 && Number((a / 1000 ** u).toPrecision(3)) >= 1000) u++;
+  const v = a / 1000 ** u;
+  return `${mark}${v >= 1000 ? Math.round(v) : v.toPrecision(3)} ${INSTRUCTION_UNITS[u]} instr`;
+}
+
+/** A part of a whole in percent for instruction counts: "+0.9 %", "−0.04 %" (two decimals under 0.1 %), "±0 %". */
+export function instructionsPercent(part: number, whole: number): string {
+  if (!(whole > 0)) return '';
+  const p = (part / whole) * 100;
+  const a = Math.abs(p);
+  const digits = a >= 0.1 ? 1 : 2;
+  const text = a.toFixed(digits);
+  return `${Number(text) === 0 ? '±' : p < 0 ? '−' : '+'}${Number(text) === 0 ? '0' : text} %`;
+}
+
+/** "+1.42 M instr (+0.9 %)": an instructions delta with its share of `whole` (the clean site's count), when known. */
+export function signedInstructions(delta: number, whole?: number): string {
+  const pct = whole === undefined ? '' : instructionsPercent(delta, whole);
+  return `${formatInstructions(delta, true)}${pct ? ` (${pct})` : ''}`;
+}
+
+/**
+ * An instructions delta for people: "+1.42 M instr (+0.9 %)" (in percent of the clean site's count), or, inside the
+ * run's spread (the larger max − min range of the two sides' counts), "±3.10 K instr (within noise)".
+ */
+export function instructionsDelta(delta: number, clean?: number, spread = 0): string {
+  return Math.abs(delta) <= spread ? l10n.t('{0} (within noise)', `±${formatInstructions(Math.abs(delta))}`) : signedInstructions(delta, clean);
+}
+
 export function formatCount(n: number): string {
   return (Math.round(n) || 0).toLocaleString('en-US'); // never "-0"
 }

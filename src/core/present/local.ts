@@ -3,7 +3,7 @@
 // as measured on this machine, in words a screen reader says ("measured locally, PHP 8.2, WordPress 6.1.9,
 // 2026-11-25"), and never mixed silently with the API's numbers.
 import { shortDatabase } from '../measure/database/database';
-import { formatContext, formatCount, formatMemoryKb, formatMs, isWorseThan, plural } from './format';
+import { formatContext, formatCount, formatMemoryKb, formatMs, instructionsDelta, isWorseThan, plural } from './format';
 import { l10n } from '../l10n';
 import type { LookupOutcome } from '../lookup/lookupService';
 import type { LocalRecord } from '../measure/record/method';
@@ -92,6 +92,7 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
       lines.push(`| ${contextLabel(c)} | ${f.ttfb} | ${f.memory} | ${f.queries} |`);
     }
   }
+  lines.push(...instructionsLines(r));
   lines.push('');
   const facts = [localWords(r), l10n.t('{0} runtime', r.local.runtime), l10n.t('{0} rounds', r.local.rounds)];
   if (r.local.database) facts.push(l10n.t('database: {0}', shortDatabase(r.local.database)));
@@ -109,6 +110,15 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
   if (why.length) lines.push('', escapeMarkdown(l10n.t('Not measured: {0}', why.join('; '))));
   if (local.stale) lines.push('', l10n.t('⚠ Stale: its files changed since this measurement.') + (opts.link ? ` ${measureLink(r.type, local.slug, l10n.t('Measure again'))}` : ''));
   return lines;
+}
+
+/** `measure --instructions`: the CPU instructions the component adds per request, under the table; nothing without. */
+function instructionsLines(r: LocalRecord): string[] {
+  const parts = CONTEXT_NAMES.flatMap((c) => {
+    const d = r.contexts[c]?.instructions_delta;
+    return typeof d === 'number' ? [`${contextLabel(c)} ${instructionsDelta(d, r.local.baseline?.[c]?.instructions, r.local.spread?.[c]?.instructions)}`] : [];
+  });
+  return parts.length ? ['', escapeMarkdown(l10n.t('CPU instructions per request (callgrind, exact): {0}', parts.join(' · ')))] : [];
 }
 
 export interface LocalTreeText {

@@ -4,6 +4,7 @@
 import { databaseLabel } from '../measure/database/database';
 import type { LocalRecord } from '../measure/record/method';
 import { METRIC_NAME, MIN_PAIRS, formatMetric, type MetricComparison, type RegressionReport } from '../measure/compare/regression';
+import { INSTRUCTIONS_RULE, instructionsDiffText, instructionsNote, instructionsOk, instructionsProperties, instructionsSarifRows, judgedOnText, NOT_JUDGED, passedInstructions } from './regressionInstructions';
 import { escapeHtml } from '../present/outcome';
 import { sarifLog } from './formats';
 import { plainText, textTable } from './plain';
@@ -26,6 +27,7 @@ const cell = (m: MetricComparison, v: number | null) => (v === null ? 'not measu
 
 function resultText(m: MetricComparison): string {
   if (m.current === null || m.baseline === null) return m.current === null && m.baseline !== null ? 'BROKEN' : '–';
+  if (m.judged === false) return m.ceiling !== null && m.current > m.ceiling ? `${NOT_JUDGED}; over its ceiling ${formatMetric(m.metric, m.ceiling)}` : NOT_JUDGED;
   const parts = [m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : m.cpu?.verdict === 'unchanged' ? 'ok (server CPU time unchanged; wall-clock noise)' : okText(m)];
   if (m.overCeiling) parts.push(`over ceiling ${formatMetric(m.metric, m.ceiling!)}`);
   return parts.join(', ');
@@ -36,6 +38,7 @@ function resultText(m: MetricComparison): string {
  * of the paired differences), not on the difference of the two medians, which the run's noise can push over.
  */
 function okText(m: MetricComparison): string {
+  if (m.metric === 'instructions') return instructionsOk(m);
   if (m.paired && m.difference !== null && m.allowed !== null && m.difference > m.allowed) {
     return `ok (within noise: request by request ${formatMetric(m.metric, m.paired.median, true)}, median of ${m.paired.n} paired rounds)`;
   }
@@ -44,6 +47,7 @@ function okText(m: MetricComparison): string {
 
 function diffText(m: MetricComparison): string {
   if (m.difference === null) return '–';
+  if (m.metric === 'instructions') return instructionsDiffText(m);
   return `${formatMetric(m.metric, m.difference, true)}${m.percent !== null ? ` (${m.percent > 0 ? '+' : ''}${m.percent} %)` : ''}`;
 }
 
@@ -55,9 +59,11 @@ export function how(s: RegressionSubject): string {
 export function verdict(s: RegressionSubject): string {
   const n = s.report.exceeded.length;
   const k = s.report.inconclusive?.length ?? 0;
-  if (n) return `FAILED: ${n} budget${n === 1 ? '' : 's'} exceeded.`;
-  if (k) return `INCONCLUSIVE: ${k} TTFB difference${k === 1 ? '' : 's'} too close to the threshold for this run's noise, even after a confirmation pass (memory and queries within budget).`;
-  return `PASSED: no regression over ${s.report.policy.maxRegressionPercent} % and no ceiling exceeded.`;
+  const judged = judgedOnText(s.report);
+  const said = (text: string) => (judged ? `${text} ${judged}` : text);
+  if (n) return said(`FAILED: ${n} budget${n === 1 ? '' : 's'} exceeded.`);
+  if (k) return said(`INCONCLUSIVE: ${k} TTFB difference${k === 1 ? '' : 's'} too close to the threshold for this run's noise, even after a confirmation pass (memory and queries within budget).`);
+  return said(`PASSED: no regression over ${s.report.policy.maxRegressionPercent} %${passedInstructions(s.report)} and no ceiling exceeded.`);
 }
 
 function refLabel(s: RegressionSubject): string {
@@ -76,6 +82,7 @@ export function regressionTable(s: RegressionSubject): string {
   if (saved) out.push(`Saved against ${refLabel(s)}, per request: ${saved}.`);
   for (const x of regressionSources(s)) out.push(`Where it came from (${x.context}): ${x.amount} in ${plainText(x.change.function, 120)} (${plainText(x.where, 200)}).`);
   out.push('Figures are what the component adds over the same clean WordPress (deltas of medians).');
+  out.push(...instructionsNote(s.report));
   out.push(verdict(s));
   return out.join('\n');
 }
@@ -93,6 +100,7 @@ export function regressionJson(s: RegressionSubject): string {
     passed: s.report.exceeded.length === 0 && (s.report.inconclusive?.length ?? 0) === 0,
     inconclusive: (s.report.inconclusive ?? []).map((m) => ({ context: m.context, metric: m.metric, paired: m.paired, allowed: m.allowed })),
     maxRegressionPercent: s.report.policy.maxRegressionPercent,
+    ...instructionsProperties(s.report),
     current: s.current,
     baseline: s.baseline,
     exceeded: s.report.exceeded,
@@ -115,7 +123,7 @@ export function regressionMarkdown(s: RegressionSubject): string {
   for (const m of s.report.rows) {
     const r = resultText(m);
     out.push(
-      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r.startsWith('ok') ? `✅ ${escapeMarkdown(r)}` : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
+      `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r.startsWith('ok') ? `✅ ${escapeMarkdown(r)}` : m.judged === false ? `➖ ${escapeMarkdown(r)}` : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
     );
   }
   const saved = savedText(s.report);
@@ -124,6 +132,8 @@ export function regressionMarkdown(s: RegressionSubject): string {
     out.push('', '**Exceeded**', '');
     for (const e of s.report.exceeded) out.push(`- ${escapeMarkdown(plainText(e.message, 300))}`);
   }
+  const note = instructionsNote(s.report);
+  if (note.length) out.push('', ...note.map(escapeMarkdown));
   if (s.report.inconclusive?.length) {
     out.push('', '**Inconclusive**', '');
     for (const m of s.report.inconclusive) out.push(`- ${escapeMarkdown(inconclusiveText(m))}`);
@@ -143,19 +153,22 @@ export function regressionSarif(s: RegressionSubject, toolVersion?: string): str
     { id: 'ceiling-exceeded', name: 'CeilingExceeded', text: 'The component adds more than a ceiling of measure.ceilings in .wp-bench.json.' },
     { id: 'context-broken', name: 'ContextBroken', text: 'A context measured at the baseline ref can no longer be measured at the working tree (a fatal error, a redirect away, a 5xx).' },
     { id: 'regression-source', name: 'RegressionSource', text: "Where a regression came from: a function of the component whose inclusive time per request grew (measure --baseline-ref --profile)." },
+    // Only in a log with instructions rows (a run without --instructions writes the rules it always wrote).
+    ...(s.report.judgedOnInstructions?.length ? [INSTRUCTIONS_RULE] : []),
   ];
   const ruleOf = { regression: 0, ceiling: 1, broken: 2 } as const;
+  const indexOf = (e: RegressionReport['exceeded'][number]): number => (e.metric === 'instructions' ? rules.indexOf(INSTRUCTIONS_RULE) : ruleOf[e.rule]);
   const uri = (s.mainFile ?? '').replace(/\\/g, '/').replace(/^\/+/, '');
   const results = s.report.exceeded.map((e) => ({
-    ruleId: rules[ruleOf[e.rule]].id,
-    ruleIndex: ruleOf[e.rule] as number,
+    ruleId: rules[indexOf(e)].id,
+    ruleIndex: indexOf(e),
     level: 'error',
     message: { text: plainText(`${s.current.name}: ${e.message}`, 1000).replace(/[\\[\]]/g, (c) => `\\${c}`) },
     locations: uri ? [{ physicalLocation: { artifactLocation: { uri: uri.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: 1, startColumn: 1 } } }] : [],
-    partialFingerprints: { 'wpBench/v1': `${rules[ruleOf[e.rule]].id}/${s.current.type}/${s.current.slug}/${e.context}/${e.metric ?? ''}` },
+    partialFingerprints: { 'wpBench/v1': `${rules[indexOf(e)].id}/${s.current.type}/${s.current.slug}/${e.context}/${e.metric ?? ''}` },
   }));
-  // Only where TTFB was judged a regression: a passing run's growth is no finding.
-  for (const x of regressionSources(s).filter((y) => s.report.exceeded.some((e) => e.metric === 'ttfbMs' && e.context === y.context))) {
+  // Only where TTFB (or instructions) was judged a regression: a passing run's growth is no finding.
+  for (const x of regressionSources(s).filter((y) => s.report.exceeded.some((e) => (e.metric === 'ttfbMs' || e.metric === 'instructions') && e.context === y.context))) {
     const at = sourcePath(s.mainFile, x.change.file);
     results.push({
       ruleId: rules[3].id,
@@ -167,7 +180,7 @@ export function regressionSarif(s: RegressionSubject, toolVersion?: string): str
     });
   }
   const rulesJson = rules.map((r) => ({ id: r.id, name: r.name, shortDescription: { text: r.text }, fullDescription: { text: r.text }, defaultConfiguration: { level: 'error' }, help: { text: r.text } }));
-  const properties = { passed: s.report.exceeded.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent };
+  const properties = { passed: s.report.exceeded.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent, ...instructionsProperties(s.report), ...instructionsSarifRows(s.report) };
   return JSON.stringify(sarifLog(rulesJson, results, properties, { toolVersion }), null, 2);
 }
 
@@ -192,9 +205,10 @@ export function regressionHtml(s: RegressionSubject): string {
   ];
   for (const m of s.report.rows) {
     const r = resultText(m);
-    out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r.startsWith('ok') ? 'ok' : 'bad'}">${e(r)}</td></tr>`);
+    out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r.startsWith('ok') ? 'ok' : m.judged === false ? 'note' : 'bad'}">${e(r)}</td></tr>`);
   }
   out.push('</tbody></table>');
+  for (const line of instructionsNote(s.report)) out.push(`<p class="note">${escapeHtml(plainText(line, 600))}</p>`);
   const saved = savedText(s.report);
   if (saved) out.push(`<p class="ok">Saved against <code>${e(s.ref)}</code>, per request: ${e(saved)}</p>`);
   if (failed) out.push('<h2>Exceeded</h2>', '<ul>', ...s.report.exceeded.map((x) => `<li>${e(x.message)}</li>`), '</ul>');

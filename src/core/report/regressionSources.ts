@@ -25,11 +25,11 @@ export function subjectDiff(s: Compared): ProfileDiff | null {
   return s.current.profile && s.baseline.profile ? profileDiff(s.current.profile, s.baseline.profile) : null;
 }
 
-/** The largest growths in each context whose TTFB was judged a regression (or, with none, in every context). */
+/** The largest growths in each context whose TTFB (or instructions) was judged a regression (or, with none, in every context). */
 export function regressionSources(s: Compared, top = 3): RegressionSource[] {
   const diff = subjectDiff(s);
   if (!diff) return [];
-  const heavier = new Set(s.report.exceeded.filter((e) => e.metric === 'ttfbMs').map((e) => e.context));
+  const heavier = new Set(s.report.exceeded.filter((e) => e.metric === 'ttfbMs' || e.metric === 'instructions').map((e) => e.context));
   const out: RegressionSource[] = [];
   for (const context of ['activation', 'homepage', 'admin'] as const) {
     if (heavier.size && !heavier.has(context)) continue;

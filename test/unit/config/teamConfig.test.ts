@@ -71,7 +71,8 @@ describe('team config (.wp-bench.json)', () => {
     assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
     assert.equal(schema.additionalProperties, false);
     assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', 'budgets', 'context', 'contextWeights', 'ignore', 'measure', 'minimumGrade']);
-    assert.deepEqual(Object.keys(schema.properties.measure.properties), ['maxRegressionPercent', 'ceilings']);
+    assert.deepEqual(Object.keys(schema.properties.measure.properties), ['maxRegressionPercent', 'instructions', 'ceilings']);
+    assert.deepEqual([schema.properties.measure.properties.instructions.default, schema.properties.measure.properties.instructions.minimum, schema.properties.measure.properties.instructions.maximum], [0.5, 0, 100]);
     assert.equal(schema.properties.measure.additionalProperties, false);
     assert.equal(schema.properties.measure.properties.maxRegressionPercent.default, 10);
     assert.deepEqual(Object.keys(schema.properties.measure.properties.ceilings.properties), ['activation', 'homepage', 'admin']);
@@ -97,5 +98,19 @@ describe('team config (.wp-bench.json)', () => {
     assert.match(bad.problems[1].message, /Unknown context "front" in measure\.ceilings/);
     assert.match(bad.problems[4].message, /Unknown setting "measure\.floor"/);
     assert.equal(parseTeamConfig('{"measure": 3}', 'x').problems.length, 1);
+  });
+
+  it('measure.instructions: the instructions threshold in percent, with its position; out of range or not a number is a problem', () => {
+    const { config, problems } = parseTeamConfig('{\n"measure": {\n  "instructions": 0.25,\n  "maxRegressionPercent": 15\n}\n}', '.wp-bench.json');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config.measure, { instructions: 0.25, maxRegressionPercent: 15, ceilings: {} });
+    assert.deepEqual(config.positions['measure.instructions'], { line: 3, column: 3 });
+    for (const bad of ['-1', '101', '"0.5"', 'null']) {
+      const r = parseTeamConfig(`{"measure": {"instructions": ${bad}}}`, '.wp-bench.json');
+      assert.equal(r.config.measure?.instructions, undefined, bad);
+      assert.equal(r.problems.length, 1, bad);
+      assert.match(r.problems[0].message, /measure\.instructions must be a number from 0 to 100/);
+    }
+    assert.match(parseTeamConfig('{"measure": {"cpu": 1}}', 'x').problems[0].message, /known: maxRegressionPercent, instructions, ceilings/);
   });
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ciSafeJson, formatMemoryKb, neutralise, terminalSafe, uiPlainText } from '../../../src/core/present/format';
+import { ciSafeJson, formatInstructions, formatMemoryKb, instructionsDelta, instructionsPercent, neutralise, terminalSafe, uiPlainText } from '../../../src/core/present/format';
 import { cli, tmpDir } from '../helpers/cliRun';
 import { sampleBody } from '../helpers/samples';
 import { json, startTestServer, type TestServer } from '../helpers/testServer';
@@ -117,5 +117,34 @@ describe('memory amounts: a small value never reads as zero', () => {
         assert.match(text, Math.abs(v) < 1023.5 ? / KB$/ : / MB$/, `${v} KB`);
       }
     }
+  });
+});
+
+describe('instruction counts: three significant digits with K, M, G', () => {
+  it('exact under 1,000, then K/M/G; signed on demand; never "-0" nor "1000 K"', () => {
+    const cases: Array<[number, boolean, string]> = [
+      [740, false, '740 instr'],
+      [12_345, false, '12.3 K instr'],
+      [123_456, false, '123 K instr'],
+      [999_600, false, '1.00 M instr'],
+      [1_420_000, false, '1.42 M instr'],
+      [290_123_456, false, '290 M instr'],
+      [1_500_000_000, false, '1.50 G instr'],
+      [1_420_000, true, '+1.42 M instr'],
+      [-1_420_000, true, '−1.42 M instr'],
+      [-0.3, true, '±0 instr'],
+      [0, false, '0 instr'],
+    ];
+    for (const [n, sign, text] of cases) assert.equal(formatInstructions(n, sign), text);
+    for (let n = 1; n < 1e13; n *= 1.37) assert.match(formatInstructions(n), /^(\d{1,3}|\d\.\d\d [KMGT]|\d\d\.\d [KMGT]|\d{3} [KMGT]) instr$/, String(n));
+  });
+
+  it('percent of the clean site\'s count, and "within noise" inside the spread', () => {
+    assert.equal(instructionsPercent(2_610_000, 290_000_000), '+0.9 %');
+    assert.equal(instructionsPercent(-100_000, 290_000_000), '−0.03 %');
+    assert.equal(instructionsPercent(1, 290_000_000), '±0 %');
+    assert.equal(instructionsDelta(2_610_000, 290_000_000, 20_000), '+2.61 M instr (+0.9 %)');
+    assert.equal(instructionsDelta(-15_000, 290_000_000, 20_000), '±15.0 K instr (within noise)');
+    assert.equal(instructionsDelta(0, 290_000_000, 0), '±0 instr (within noise)');
   });
 });

@@ -143,6 +143,17 @@ describe('local records on each surface', () => {
     assert.doesNotMatch(localHoverSection(result({ stale: true }), api, { link: false }).join('\n'), /command:/);
   });
 
+  it('hover: with --instructions counts, a line of CPU instructions per request under the table; none without', () => {
+    assert.doesNotMatch(localHoverSection(result(), undefined, { link: false }).join('\n'), /instr/);
+    const r = result();
+    r.record.contexts.homepage = { ...r.record.contexts.homepage!, instructions_delta: 1_420_000 };
+    r.record.contexts.activation = { ...r.record.contexts.activation!, instructions_delta: 12_000 };
+    r.record.local.baseline = { activation: { ttfb_ms: 30, memory_kb: 4000, queries: 10, instructions: 250_000_000 }, homepage: { ttfb_ms: 40, memory_kb: 4000, queries: 10, instructions: 290_000_000 }, admin: null };
+    r.record.local.spread = { activation: { ttfb_ms: 1, memory_kb: 0, queries: 0, instructions: 20_000 }, homepage: { ttfb_ms: 1, memory_kb: 0, queries: 0, instructions: 20_000 }, admin: null };
+    const hover = localHoverSection(r, undefined, { link: false }).join('\n');
+    assert.match(hover, /^CPU instructions per request \(callgrind, exact\): Activation ±12\.0 K instr \(within noise\) · Homepage \+1\.42 M instr \(\+0\.5 %\)$/m);
+  });
+
   it('the link carries only kind and slug, and escapes its label', () => {
     const link = measureLink('plugin', 'layerslider');
     const args = JSON.parse(decodeURIComponent(link.slice(link.indexOf('?') + 1, -1)));

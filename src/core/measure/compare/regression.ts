@@ -1,13 +1,18 @@
 // compare/: how two refs are compared (`--baseline-ref`): the regression rule over two records and the paired
-// differences of one interleaved run (this file). Pure; may import record/ only.
+// differences of one interleaved run (this file), the instructions row (instructions.ts). Pure; may import record/
+// only (and present/format's unit formatters).
 //
 // The regression check of `wp-bench measure PATH --baseline-ref REF`: per context and metric, the component's added
 // cost at the working tree against its added cost at REF (both measured in one interleaved run), judged against a
 // maximum regression in percent and the per-context ceilings of `.wp-bench.json` ("measure"). Pure: numbers only.
 import { CONTEXTS, type ContextFigures, type LocalRecord, type MeasureContext } from '../record/method';
+import { formatInstructions } from '../../present/format';
+import { DEFAULT_INSTRUCTIONS_PERCENT, compareInstructions, instructionsMessage } from './instructions';
 
 export type MeasureMetric = 'ttfbMs' | 'memoryMb' | 'queries';
 export const MEASURE_METRICS: readonly MeasureMetric[] = ['ttfbMs', 'memoryMb', 'queries'];
+/** The metrics of a comparison's rows: the three, and `instructions` where both records counted them (instructions.ts). */
+export type ComparedMetric = MeasureMetric | 'instructions';
 
 /** Default maximum regression: 10 % of the component's added cost at the baseline. */
 export const DEFAULT_MAX_REGRESSION_PERCENT = 10;
@@ -26,12 +31,17 @@ export interface RegressionPolicy {
   /** upper bounds on the component's own added cost at the working tree, per context */
   ceilings: Partial<Record<MeasureContext, Ceiling>>;
   floors?: Record<MeasureMetric, number>;
+  /** the instructions row's threshold, in percent of REF's request count (default DEFAULT_INSTRUCTIONS_PERCENT, 0.5) */
+  instructionsPercent?: number;
 }
 
 export interface MetricComparison {
   context: MeasureContext;
-  metric: MeasureMetric;
-  /** added cost at the working tree / at the baseline, in the metric's unit (ms, MB, queries); null: not measured */
+  metric: ComparedMetric;
+  /**
+   * added cost at the working tree / at the baseline, in the metric's unit (ms, MB, queries); null: not measured.
+   * instructions: the whole request's count (the clean site's median + the component's delta), exact integers.
+   */
   current: number | null;
   baseline: number | null;
   /** current − baseline; null when either is not measured */
@@ -58,6 +68,8 @@ export interface MetricComparison {
    * over the allowance: real work was added).
    */
   cpu?: { verdict: 'unchanged' | 'grew'; median: number; lower: number; upper: number };
+  /** false: shown, not judged (TTFB in a context judged on instructions: it can neither fail nor be inconclusive) */
+  judged?: false;
 }
 
 export type ExceededRule = 'regression' | 'ceiling' | 'broken';
@@ -66,7 +78,7 @@ export interface Exceeded {
   rule: ExceededRule;
   context: MeasureContext;
   /** absent for `broken` (the context is no longer measurable at all) */
-  metric?: MeasureMetric;
+  metric?: ComparedMetric;
   current: number | null;
   baseline: number | null;
   difference: number | null;
@@ -82,6 +94,8 @@ export interface RegressionReport {
   broken: Array<{ context: MeasureContext; reason: string }>;
   /** rows the run's noise could not decide (TTFB near the threshold): neither a failure nor a pass */
   inconclusive: MetricComparison[];
+  /** contexts judged on instructions, memory and queries (both records counted instructions there): TTFB not judged */
+  judgedOnInstructions: MeasureContext[];
 }
 
 /**
@@ -161,9 +175,10 @@ export function metricValue(m: ContextFigures, metric: MeasureMetric): number {
 
 const round = (x: number, metric: MeasureMetric) => (metric === 'queries' ? Math.round(x) : metric === 'memoryMb' ? Math.round(x * 1000) / 1000 : Math.round(x * 10) / 10);
 
-export const METRIC_NAME: Record<MeasureMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries' };
+export const METRIC_NAME: Record<ComparedMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries', instructions: 'instructions' };
 
-export function formatMetric(metric: MeasureMetric, value: number, signed = false): string {
+export function formatMetric(metric: ComparedMetric, value: number, signed = false): string {
+  if (metric === 'instructions') return formatInstructions(value, signed);
   const sign = signed ? (value > 0 ? '+' : value < 0 ? '−' : '±') : value < 0 ? '−' : '';
   const a = Math.abs(value);
   if (metric === 'ttfbMs') return `${sign}${a.toFixed(1)} ms`;
@@ -204,9 +219,14 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
   const inconclusive: MetricComparison[] = [];
   const exceeded: Exceeded[] = [];
   const broken: RegressionReport['broken'] = [];
+  const judgedOnInstructions: MeasureContext[] = [];
+  const instructionsPercent = policy.instructionsPercent ?? DEFAULT_INSTRUCTIONS_PERCENT;
   for (const ctx of CONTEXTS) {
     const c = current.contexts[ctx];
     const b = baseline.contexts[ctx];
+    // Both records counted instructions here: they judge the context instead of TTFB (instructions.ts).
+    const instructions = c && b ? compareInstructions(current, baseline, ctx, instructionsPercent) : null;
+    if (instructions) judgedOnInstructions.push(ctx);
     if (!c && b) {
       const reason = current.local.null_reasons[ctx]?.reason ?? 'not measured';
       broken.push({ context: ctx, reason });
@@ -244,10 +264,16 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
         allowed = allowedBase;
         regression = cur !== null && base !== null && isRegression(cur, base, metric, policy.maxRegressionPercent, floors, noise ?? 0);
       }
-      const overCeiling = cur !== null && ceiling !== null && cur > ceiling;
+      // Judged on instructions: TTFB is shown, and neither fails (nor a ceiling of it) nor makes the run inconclusive.
+      const shownOnly = instructions !== null && metric === 'ttfbMs';
+      if (shownOnly) {
+        regression = false;
+        delete extra.inconclusive;
+      }
+      const overCeiling = !shownOnly && cur !== null && ceiling !== null && cur > ceiling;
       // A percentage of a baseline inside the noise floor says nothing ("-2.5 -> 0.9 ms (+136 %)" for identical code).
       const percent = difference !== null && base !== null && base !== 0 && Math.abs(base) >= floors[metric] ? Math.round((difference / Math.abs(base)) * 1000) / 10 : null;
-      const row: MetricComparison = { context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling, ...extra };
+      const row: MetricComparison = { context: ctx, metric, current: cur, baseline: base, difference, percent, noise, allowed, ceiling, regression, overCeiling, ...extra, ...(shownOnly ? { judged: false as const } : {}) };
       rows.push(row);
       if (row.inconclusive) inconclusive.push(row);
       if (regression) {
@@ -279,6 +305,11 @@ export function compareRecords(current: LocalRecord, baseline: LocalRecord, poli
         });
       }
     }
+    if (instructions) {
+      rows.push(instructions);
+      const m = instructions;
+      if (m.regression) exceeded.push({ rule: 'regression', context: ctx, metric: 'instructions', current: m.current, baseline: m.baseline, difference: m.difference, limit: m.allowed, message: instructionsMessage(m, instructionsPercent) });
+    }
   }
-  return { policy, rows, exceeded, broken, inconclusive };
+  return { policy, rows, exceeded, broken, inconclusive, judgedOnInstructions };
 }

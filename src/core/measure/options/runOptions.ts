@@ -40,6 +40,11 @@ export interface MeasureOptions {
    * warm-up requests marked for the collector, and a findings pass after the timed rounds); the record's `findings`
    */
   findings?: boolean;
+  /**
+   * `--instructions`: after the timed rounds, each side's requests counted in CPU instructions under Valgrind's
+   * callgrind (run/instructions.ts); without Valgrind, said, and measured without
+   */
+  instructions?: boolean;
   /** given what the collector recorded, request by request (`--findings`; the unit tests' recorded data) */
   onFindingsRaw?: (raw: import('../findings/types').RawFindings[]) => void;
   /** profiled requests per context (default PROFILE_ROUNDS) */

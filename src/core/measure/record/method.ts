@@ -61,6 +61,8 @@ export interface ContextFigures {
   ttfb_delta_ms: number;
   memory_delta_kb: number;
   queries_delta: number;
+  /** `--instructions`: CPU instructions PHP executes per request (callgrind, opcache warm), measured − clean medians */
+  instructions_delta?: number;
 }
 
 /** Absolute figures of one side (the baseline's medians) or a spread, in the same units as the deltas. */
@@ -68,6 +70,8 @@ export interface ContextSpread {
   ttfb_ms: number;
   memory_kb: number;
   queries: number;
+  /** `--instructions`: the clean side's median count (in `baseline`), or the larger range of the two sides' counts (in `spread`) */
+  instructions?: number;
 }
 
 export function median(xs: number[]): number {
@@ -200,12 +204,28 @@ export interface LocalInfo {
   /** the baseline's medians: what the clean site costs, for scale */
   baseline: Record<MeasureContext, ContextSpread | null>;
   null_reasons: Partial<Record<MeasureContext, NullReason>>;
+  /** `--instructions`: how the counts were taken */
+  instructions?: InstructionsInfo;
   activation_hook: { time_ms: number; memory_kb: number; queries: number; output_bytes: number; error: string | null; memory?: 'peak' | 'held' } | null;
   grade_scale: string;
   units: string;
   duration_s: number;
   warnings?: string[];
   cached?: boolean;
+}
+
+/** How `--instructions` counted (run/instructions.ts). */
+export interface InstructionsInfo {
+  counter: 'callgrind';
+  /** warm: the first request of each context compiled the code (not counted), as a production server does once */
+  opcache: 'warm';
+  /**
+   * set: libfaketime started each side's counted server at the same time (the pass's start, to the second), the clock
+   * running from there; running: the machine's clock (no libfaketime)
+   */
+  clock: 'set' | 'running';
+  /** counted requests per context and side, after one warm-up */
+  rounds: number;
 }
 
 export interface LocalRecord {

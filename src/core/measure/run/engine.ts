@@ -24,6 +24,7 @@ import { withOpenSite } from './openSite';
 import { FINDINGS_NEED_PHP, WRITES_HEADER, findingsPass, installFindings } from './findingsPass';
 import type { DatabaseInfo } from '../database/database';
 import { checkSidesUnchanged, measuredText, ownTables, sideStates, type LiveSite } from '../site/siteClient';
+import { findCounter, INSTRUCTION_ROUNDS, instructionsPass, withInstructions } from './instructions';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -133,7 +134,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
   // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
   const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
-  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'a database and a user per side' } : {}), ...(o.findings ? { findings: 1 } : {}) });
+  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'a database and a user per side' } : {}), ...(o.findings ? { findings: 1 } : {}), ...(o.instructions ? { instructions: 1 } : {}) });
   if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
@@ -238,6 +239,17 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       refRecord = recordOf(refComponent, 'ref', refHook);
     }
     await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
+    // --instructions: each side counted under callgrind, after every timed request (a server of its own per side).
+    if (o.instructions) {
+      const counter = env.runtime === 'php' && env.php ? findCounter(o.env) : { why: 'instructions are counted on the native php runtime only (not WordPress Playground)' };
+      if ('why' in counter) progress(`warning: ${counter.why}; measured without instructions`);
+      else {
+        const counts = await instructionsPass({ live: running, site, php: env.php!, env: o.env, sandbox: env.sandbox, counter, cookie, sides: refComponent ? ['baseline', 'measured', 'ref'] : ['baseline', 'measured'], onChild: (pid) => o.onResource?.({ pid }), check, progress });
+        const how = { counter: 'callgrind' as const, opcache: 'warm' as const, clock: counter.faketime ? ('set' as const) : ('running' as const), rounds: INSTRUCTION_ROUNDS };
+        record = withInstructions(record, counts.measured, counts.baseline, how);
+        if (refRecord) refRecord = withInstructions(refRecord, counts.ref, counts.baseline, how);
+      }
+    }
     // Profiled requests come after every timed one: the figures stay those of unprofiled requests.
     if (profiler) {
       const n = o.profileRounds ?? PROFILE_ROUNDS;

@@ -127,13 +127,14 @@ export async function startPhpServer(
     '-t', site.siteDir,
   ];
   // The server's command: php, or php under the CPU simulator (`--instructions`, run/instructions.ts).
-  const cmdline = [...(counted?.wrap ?? []), php.bin, ...args];
+  const cmdline = [...(counted?.wrap ?? []), php.bin, ...(counted?.phpArgs ?? []), ...args];
   let launch = { bin: cmdline[0], args: cmdline.slice(1) };
   let socketPath: string | undefined;
   if (sandbox.name === 'bubblewrap' && sandbox.bin) {
     // Its own network (loopback only): the site is reached through a Unix socket that a relay inside the sandbox
     // forwards to php -S. A socket path longer than the system allows (a very long TMPDIR) keeps the host's network.
-    const sock = path.join(site.workDir, 'sock', 'site.sock');
+    // (A counted server's socket is in its own folder, seen by its sandbox alone: never the main server's.)
+    const sock = path.join(counted?.socketDir ?? path.join(site.workDir, 'sock'), 'site.sock');
     const ownNet = Buffer.byteLength(sock) <= MAX_SOCKET_PATH;
     if (ownNet) {
       socketPath = sock;
@@ -154,6 +155,10 @@ export interface CountedServer {
   env: Record<string, string>;
   mounts: SandboxMount[];
   limits: SandboxLimits;
+  /** the folder of its relay's socket (one of `mounts`) */
+  socketDir: string;
+  /** more of PHP's settings (before the server's own) */
+  phpArgs?: string[];
 }
 
 /** How a runtime's server is started (see launchServer). */
@@ -180,7 +185,7 @@ export interface LaunchOptions {
   marker?: string;
   /** the server is reached through this Unix socket (the sandbox's relay) */
   socketPath?: string;
-  /** more of the environment, past the scrub (`--instructions`: the frozen clock) */
+  /** more of the environment, past the scrub (`--instructions`) */
   extraEnv?: Record<string, string>;
 }
 
