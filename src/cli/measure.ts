@@ -74,7 +74,7 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              then measure --baseline-ref HEAD says what the fix saved
   --instructions             also count each side's requests in CPU instructions (native php on Linux with
                              Valgrind: sudo apt install valgrind libfaketime): exact on a busy machine, so
-                             --baseline-ref judges on them instead of time (a change adding over 0.5 % of the
+                             --baseline-ref judges on them instead of time (a change adding over 0.25 % of the
                              request fails); without Valgrind, said, and measured without
   --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
   --db auto|sqlite|URL       the database (native runtime): auto (default) starts a throwaway MariaDB or MySQL

@@ -50,7 +50,7 @@ export interface MeasureSettings {
   maxRegressionPercent?: number;
   /**
    * `--instructions`: the largest allowed increase of the CPU instructions of a request, in percent of the whole
-   * request's count at the baseline ref (default 0.5); an increase within the run's spread never fails.
+   * request's count at the baseline ref (default 0.25); an increase within the run's spread never fails.
    */
   instructions?: number;
   /** Upper bounds on the measured component's own added cost, per context (ttfbMs, memoryMb, queries). */

@@ -38,7 +38,7 @@ export function judgedOnText(r: RegressionReport): string {
   return `${judged.join(', ')}: judged on instructions (exact), memory and queries; TTFB shown there, not judged.`;
 }
 
-/** The verdict's threshold words when instructions judged: " (instructions: 0.5 % of the baseline's request, beyond the run's spread)". */
+/** The verdict's threshold words when instructions judged: " (instructions: 0.25 % of the baseline's request, beyond the run's spread)". */
 export function passedInstructions(r: RegressionReport): string {
   return judgedOn(r).length ? ` (instructions: ${instructionsPercentOf(r)} % of the baseline's request, beyond the run's spread)` : '';
 }
@@ -59,7 +59,7 @@ export function instructionsProperties(r: RegressionReport): { instructionsPerce
 export const INSTRUCTIONS_RULE = {
   id: 'instructions-regression',
   name: 'InstructionsRegression',
-  text: "The component makes PHP execute more CPU instructions per request than at the baseline ref (callgrind, measure --instructions): more than measure.instructions percent (default 0.5 %) of the baseline's request and more than the run's spread. Exact: it judges the context instead of TTFB.",
+  text: "The component makes PHP execute more CPU instructions per request than at the baseline ref (callgrind, measure --instructions): more than measure.instructions percent (default 0.25 %) of the baseline's request and more than the run's spread. Exact: it judges the context instead of TTFB.",
 };
 
 /** SARIF's run properties: every instructions row, whatever its result (a passing run says them too). */

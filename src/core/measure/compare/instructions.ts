@@ -14,13 +14,14 @@ import type { MetricComparison } from './regression';
  * where current and REF are the instructions PHP executes for one request with the component (the clean site's
  * median count + the component's delta, each record its own) and noise is the larger `local.spread.<ctx>.instructions`
  * of the two records (each the larger max − min range of its two sides' counted requests). So a change fails only
- * when it adds more than 0.5 % of the whole request at REF AND more than the run's own spread: noise never fails. An
+ * when it adds more than 0.25 % of the whole request at REF AND more than the run's own spread: noise never fails (a
+ * change adding 0.5 % always fails, one adding 0.1 % is shown as a difference). An
  * instructions row is never inconclusive (the counts do not depend on the machine's load), and the TTFB row of a
  * context judged on instructions is shown, not judged.
  */
-export const DEFAULT_INSTRUCTIONS_PERCENT = 0.5;
+export const DEFAULT_INSTRUCTIONS_PERCENT = 0.25;
 
-/** The rule in words, for the reports and the docs: "more than 0.5 % of the baseline's request and more than the run's spread". */
+/** The rule in words, for the reports and the docs: "more than 0.25 % of the baseline's request and more than the run's spread". */
 export function instructionsRule(percent: number): string {
   return `more than ${percent} % of the baseline's request and more than the run's spread`;
 }
