@@ -33,7 +33,7 @@ describe('regression reports: instructions rows', () => {
     assert.deepEqual(run.results.map((r: { ruleId: string; ruleIndex: number }) => `${r.ruleId}:${r.ruleIndex}`), ['instructions-regression:4', 'instructions-regression:4', 'instructions-regression:4']);
     assert.equal(run.tool.driver.rules[4].id, 'instructions-regression');
     assert.equal(run.properties.passed, false);
-    assert.deepEqual(run.properties.instructions[1], { context: 'homepage', baseline: 293_000_000, current: 294_758_000, difference: 1_758_000, percent: 0.6, noise: 20_000, allowed: 1_465_000, regression: true });
+    assert.deepEqual(run.properties.instructions[1], { context: 'homepage', baseline: 293_000_000, current: 294_758_000, difference: 1_758_000, percent: 0.6, noise: 20_000, allowed: 732_500, regression: true });
   });
 
   it('+0.1 % outside the spread: shown as a difference, ok, PASSED', () => {
@@ -73,6 +73,12 @@ describe('regression reports: instructions rows', () => {
   it('fewer instructions than at REF, beyond the spread: said in the "Saved" line', () => {
     const s = regressionSubject(withInstructions(localRecord('Acme', 10, 824, 2), 1_800_000), ref);
     assert.match(regressionTable(s), /^Saved against main \(aaaaaaaaaaaa\), per request: activation −200 KB, −1\.20 M instr; homepage/m);
+  });
+
+  it('an identical copy\'s few thousand fewer instructions (REF\'s longer folder name) are no "Saved" line: 0.1 % of the request first', () => {
+    // REF adds 3 M to the clean site's 290 M; the working tree 10,000 fewer (0.003 %), beyond a 2,000 spread.
+    assert.doesNotMatch(regressionTable(regressionSubject(withInstructions(localRecord('Acme', 10, 1024, 2), 2_990_000, 2_000), withInstructions(localRecord('Acme', 10, 1024, 2), 3_000_000, 2_000))), /Saved/);
+    assert.match(regressionTable(regressionSubject(withInstructions(localRecord('Acme', 10, 1024, 2), 2_500_000, 2_000), withInstructions(localRecord('Acme', 10, 1024, 2), 3_000_000, 2_000))), /^Saved against .*−500 K instr/m);
   });
 
   it('some contexts counted: the verdict names them', () => {
