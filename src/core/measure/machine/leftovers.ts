@@ -73,22 +73,27 @@ export function descendants(root: number): Map<number, string> {
 }
 
 /**
- * Kills every descendant of `root` not in `expected`, again until none is left (a process forking as it is killed),
- * at most `passes` times. Returns the names of those killed, and whether some were still there at the end.
+ * Kills every descendant of `root` not in `expected`, and again those started meanwhile, until none is left: a killed
+ * process takes a moment to die (longer on a busy machine), so each is waited for, at most `timeoutMs` in all. Returns
+ * the names of those killed, and whether some were still there at the end (a plugin forking faster than it is killed).
  */
-export function killLeftovers(root: number, expected: ReadonlySet<number>, passes = 50): { killed: string[]; stuck: boolean } {
+export async function killLeftovers(root: number, expected: ReadonlySet<number>, timeoutMs = 5000): Promise<{ killed: string[]; stuck: boolean }> {
   const killed: string[] = [];
-  for (let i = 0; i < passes; i++) {
+  const signalled = new Set<number>();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     const extra = [...descendants(root)].filter(([pid]) => !expected.has(pid));
     if (!extra.length) return { killed, stuck: false };
+    if (Date.now() > deadline) return { killed, stuck: true };
     for (const [pid, name] of extra) {
       try {
         process.kill(pid, 'SIGKILL');
-        killed.push(name);
+        if (!signalled.has(pid)) killed.push(name);
+        signalled.add(pid);
       } catch {
         /* gone meanwhile */
       }
     }
+    await new Promise((r) => setTimeout(r, 10));
   }
-  return { killed, stuck: [...descendants(root)].some(([pid]) => !expected.has(pid)) };
 }

@@ -33,9 +33,9 @@ export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal, si
   // is killed before the next request (machine/leftovers.ts), said once.
   const sweep = guard?.sweep && srv.pid && process.platform === 'linux' ? { root: srv.pid, expected: new Set(descendants(srv.pid).keys()) } : undefined;
   let said = false;
-  const afterRequest = () => {
+  const afterRequest = async () => {
     if (!sweep) return;
-    const { killed, stuck } = killLeftovers(sweep.root, sweep.expected);
+    const { killed, stuck } = await killLeftovers(sweep.root, sweep.expected);
     if (stuck) throw new MeasureError('the measured code keeps starting processes that outlive its requests (they could tamper with the other side\'s requests): the run is stopped', 7);
     if (killed.length && !said) {
       said = true;
@@ -61,9 +61,9 @@ export function liveSite(site: Site, srv: RuntimeServer, signal: AbortSignal, si
     const req = siteRequest(srv.baseUrl, p, { Host: `127.0.0.1:${srv.port}`, ...withDb(headers) }, reqTimeout, signal, srv.socketPath);
     return sweep
       ? req.then(
-          (r) => (afterRequest(), r),
-          (e) => {
-            afterRequest();
+          async (r) => (await afterRequest(), r),
+          async (e) => {
+            await afterRequest();
             throw e;
           },
         )
