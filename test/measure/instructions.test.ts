@@ -3,39 +3,12 @@
 // regression), and a change adding a few percent of the request (always one). No time is asserted: the point of the
 // counts is that they do not depend on the machine's load.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { promises as fs, readFileSync, writeFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { countedAlone, countedWorkPlugin } from './countedWork';
 import { git, measureCli } from './helpers';
 
-
-/** A plugin doing `n` iterations of a known loop on every request (init). */
-function worker(n: number, version = '1.0'): string {
-  return `<?php
-/**
- * Plugin Name: Counted work
- * Version: ${version}
- */
-function counted_work($n) { $s = 0; for ($i = 0; $i < $n; $i++) { $s += $i % 7; } return $s; }
-add_action('init', function () { $GLOBALS['counted_work'] = counted_work(${n}); });
-`;
-}
-
-/**
- * The same loop's instructions counted alone: a PHP file under callgrind with n iterations, less the same with 0, with
- * opcache optimising it as the server's does (a file written less than 2 s ago is otherwise never cached).
- */
-function countedAlone(n: number, dir: string): number {
-  const count = (k: number) => {
-    const file = path.join(dir, `alone-${k}.php`);
-    writeFileSync(file, `<?php function counted_work($n) { $s = 0; for ($i = 0; $i < $n; $i++) { $s += $i % 7; } return $s; } counted_work(${k});`);
-    const out = path.join(dir, `alone-${k}.out`);
-    execFileSync('valgrind', ['--tool=callgrind', '-q', `--callgrind-out-file=${out}`, 'php', '-d', 'opcache.enable_cli=1', '-d', 'opcache.file_update_protection=0', file], { stdio: 'ignore' });
-    return Number(/^summary:\s+(\d+)/m.exec(readFileSync(out, 'utf8'))![1]);
-  };
-  return count(n) - count(0);
-}
 
 const run = measureCli;
 
@@ -51,7 +24,7 @@ describe('wp-bench measure --instructions (native php, MariaDB, callgrind)', fun
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-instructions-'));
     env = { ...process.env, WPBENCH_CACHE_DIR: path.join(dir, 'cache') };
     await fs.mkdir(path.join(dir, 'repo', 'counted'), { recursive: true });
-    await fs.writeFile(path.join(dir, 'repo', 'counted', 'counted.php'), worker(N));
+    await fs.writeFile(path.join(dir, 'repo', 'counted', 'counted.php'), countedWorkPlugin(N));
     git(path.join(dir, 'repo'), 'init', '-q');
     git(path.join(dir, 'repo'), 'add', '.');
     git(path.join(dir, 'repo'), 'commit', '-q', '-m', 'known work');
@@ -82,7 +55,7 @@ describe('wp-bench measure --instructions (native php, MariaDB, callgrind)', fun
   });
 
   it('--baseline-ref HEAD on a change adding a few percent of the request: exit 1, an instructions regression in every context', async () => {
-    await fs.writeFile(path.join(dir, 'repo', 'counted', 'counted.php'), worker(N + 40_000, '1.1'));
+    await fs.writeFile(path.join(dir, 'repo', 'counted', 'counted.php'), countedWorkPlugin(N + 40_000, '1.1'));
     try {
       const r = await run([path.join(dir, 'repo', 'counted'), '--baseline-ref', 'HEAD', ...fast], env);
       assert.equal(r.code, 1, `${r.out}\n${r.err}`);
