@@ -1,10 +1,10 @@
 // php/ (the ground floor of measure/, beside machine/): the PHP sources WP Bench writes into a throwaway site, as text:
-// the probe, the endpoints it requests, the installer, the fallback baseline theme, the safe embedding of paths (this
-// file), and the must-use plugin and endpoint of `measure --site` (sitePhp.ts). The profiler's own must-use plugin is
+// the probe, the fallback baseline theme, the safe embedding of paths (this file), the endpoints the probe's requests
+// ask for and the installer (endpointsPhp.ts), and the must-use plugin and endpoint of `measure --site` (sitePhp.ts). The profiler's own must-use plugin is
 // profile/php.ts. Imports nothing: every other folder may read these strings.
 //
-// The PHP files WP Bench writes into a throwaway site: a probe, the endpoints it requests, an installer and a
-// fallback baseline theme. Paths are embedded with phpString() so no path can break out of a PHP literal.
+// The PHP files WP Bench writes into a throwaway site: a probe and a fallback baseline theme (the endpoints it
+// requests and the installer: endpointsPhp.ts). Paths are embedded with phpString() so no path can break out of a PHP literal.
 
 /**
  * WP Bench's own must-use plugins, in every mu-plugins folder of the site. Named to load first (WordPress loads
@@ -285,113 +285,6 @@ wpbench_http_guard_add();
 add_action('plugins_loaded', 'wpbench_http_guard_add', PHP_INT_MAX);
 add_action('init', 'wpbench_http_guard_add', PHP_INT_MAX);
 `;
-
-/** The activation context's endpoint: boots WordPress with everything active and renders nothing. */
-export const BOOT_ENDPOINT = `<?php
-define('WP_USE_THEMES', false);
-require __DIR__ . '/wp-load.php';
-`;
-
-/** Activates the component once, measuring its activation apart (time, memory, queries, output, error). */
-export const ACTIVATE_ENDPOINT = `<?php
-define('WPBENCH_ACTIVATING', true);
-require __DIR__ . '/wp-load.php';
-require_once ABSPATH . 'wp-admin/includes/plugin.php';
-require_once ABSPATH . 'wp-admin/includes/theme.php';
-header('Content-Type: application/json');
-if (!isset($_GET['key']) || !hash_equals(WPBENCH_KEY, (string) $_GET['key'])) { http_response_code(403); exit; }
-wp_set_current_user(1);
-// The copy to activate ("ref": the --baseline-ref copy); the side filters are dropped so the option is written whole.
-$wpbench_ref = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'ref' && WPBENCH_REF_TARGET !== '';
-// The clean side of a theme's run (its own tables): the baseline theme switched to as the theme is on its side, so both
-// sides have been through switch_theme() alike (theme mods, theme_switched). A plugin's clean side has nothing to do.
-$wpbench_base = isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline';
-if ($wpbench_base && WPBENCH_KIND !== 'theme') { echo json_encode(array('error' => null, 'note' => 'nothing to switch')); exit; }
-$wpbench_target = $wpbench_base ? WPBENCH_BASE_THEME : ($wpbench_ref ? WPBENCH_REF_TARGET : WPBENCH_TARGET);
-// Every side's list filter goes (each side loads an exact list): activate_plugin() reads and writes the option whole.
-remove_all_filters('option_active_plugins');
-remove_all_filters('pre_option_stylesheet');
-remove_all_filters('pre_option_template');
-// A must-use plugin has no activation (WordPress loads it on every request): never activate_plugin().
-if (WPBENCH_KIND === 'plugin' && WPBENCH_MU) {
-  echo json_encode(array('time_ms' => 0, 'memory_kb' => 0, 'queries' => 0, 'output_bytes' => 0, 'error' => null, 'note' => 'must-use plugins have no activation'));
-  exit;
-}
-global $wpdb;
-// The hook's own peak: the request's earlier peak (WordPress loading) is forgotten first, else every small component
-// read the same constant (162 KB here: that earlier peak less the memory in use now). PHP 8.2+; older PHP has only
-// the request's peak, so there the figure is what is still held after the hook.
-gc_collect_cycles();
-$wpbench_peak = function_exists('memory_reset_peak_usage');
-if ($wpbench_peak) memory_reset_peak_usage();
-$m0 = memory_get_usage();
-$q0 = $wpdb->num_queries;
-$t0 = microtime(true);
-ob_start();
-$error = null;
-if (WPBENCH_KIND === 'plugin') {
-  $r = activate_plugin($wpbench_target, '', false, false);
-  if (is_wp_error($r)) $error = $r->get_error_message();
-} else {
-  $theme = wp_get_theme($wpbench_target);
-  // As the Themes screen does before switching (WordPress 5.5+): a theme that needs a newer WordPress or PHP is
-  // refused with WordPress's own words, as activate_plugin() refuses such a plugin.
-  $needs = function_exists('validate_theme_requirements') ? validate_theme_requirements($wpbench_target) : true;
-  if (!$theme->exists() || $theme->errors()) {
-    $error = $theme->errors() ? $theme->errors()->get_error_message() : 'theme not found';
-  } elseif (is_wp_error($needs)) {
-    $error = $needs->get_error_message();
-  } else {
-    switch_theme($wpbench_target);
-  }
-}
-$out = ob_get_clean();
-echo json_encode(array(
-  'time_ms' => (microtime(true) - $t0) * 1000,
-  'memory_kb' => max(0, ($wpbench_peak ? memory_get_peak_usage() : memory_get_usage()) - $m0) / 1024,
-  'memory' => $wpbench_peak ? 'peak' : 'held',
-  'queries' => $wpdb->num_queries - $q0,
-  'output_bytes' => strlen($out),
-  'error' => $error,
-));
-`;
-
-/** Endpoint requested once: installs WordPress, answers versions and an administrator's auth cookies as JSON. */
-export function installEndpoint(key: string): string {
-  return `<?php
-if (!isset($_GET['key']) || !hash_equals(${phpString(key)}, (string) $_GET['key'])) { http_response_code(403); exit; }
-define('WP_INSTALLING', true);
-// No e-mail is sent for the new site.
-function wp_new_blog_notification() {}
-require __DIR__ . '/wp-load.php';
-require_once ABSPATH . 'wp-admin/includes/upgrade.php';
-// A database copied from an earlier run's fresh install (same core, integration and theme) is already installed.
-$fresh = !is_blog_installed();
-if ($fresh) {
-  // wp_install() tests pretty permalinks with two requests to the site itself, which the one-request-at-a-time
-  // server cannot answer while it runs this one: each waited out its 5 s timeout. Permalinks stay plain, as before.
-  add_filter('pre_http_request', function () { return new WP_Error('wpbench_install', 'no HTTP request during the install'); }, 1);
-  ob_start();
-  wp_install('WP Bench', 'admin', 'admin@example.invalid', false, '', wp_generate_password(24, false));
-  ob_end_clean();
-}
-$exp = time() + 2 * DAY_IN_SECONDS;
-header('Content-Type: application/json');
-echo json_encode(array(
-  'wp_version' => $GLOBALS['wp_version'],
-  'installed_now' => $fresh,
-  'php_version' => PHP_VERSION,
-  // What WordPress says of its database: "10.11.19-MariaDB-0+deb12u1", "8.0.36", or the SQLite integration's answer.
-  'db_server_info' => method_exists($GLOBALS['wpdb'], 'db_server_info') ? (string) $GLOBALS['wpdb']->db_server_info() : '',
-  // Whether opcache is on for these requests (the record's local.opcache).
-  'opcache' => function_exists('opcache_get_status') && is_array($s = @opcache_get_status(false)) && !empty($s['opcache_enabled']),
-  'cookies' => array(
-    AUTH_COOKIE => wp_generate_auth_cookie(1, $exp, 'auth'),
-    LOGGED_IN_COOKIE => wp_generate_auth_cookie(1, $exp, 'logged_in'),
-  ),
-));
-`;
-}
 
 /** A minimal classic theme for the baseline when the core copy bundles none (Debian's package has none). */
 export const BASELINE_THEME_STYLE = `/*

@@ -108,7 +108,6 @@ async function countSide(o: PassOptions, side: Side, rounds: number, at: string)
       limits: { processes: 1024 },
     },
   );
-  o.onChild(srv.pid);
   try {
     const live = liveSite(o.site, srv, o.live.signal, o.live.sides, { sweep: true, note: (l) => o.progress(`warning: ${l}`) });
     for (const [k, v] of o.live.dbOf) live.dbOf.set(k, v);

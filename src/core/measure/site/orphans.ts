@@ -4,7 +4,7 @@
 import { mkdirSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DB_LEFTOVER_FILE, type DbLeftover } from '../database/database';
+import { DB_LEFTOVER_FILE, type DbLeftover } from '../database/externalDb';
 
 export const TEMP_PREFIX = 'wp-bench-measure-';
 /** In a run's temporary folder: the process id of the run that owns it. */

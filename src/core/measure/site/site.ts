@@ -1,5 +1,5 @@
 // site/: the throwaway site and talking to it: the site's folder, core, wp-config.php and component copy (this file),
-// the SQLite integration unpacked (zip.ts), the folders of killed runs swept (orphans.ts), one timed request (http.ts)
+// the SQLite integration unpacked (zip.ts) and patched (sqlitePatches.ts), the folders of killed runs swept (orphans.ts), one timed request (http.ts)
 // and the probe's record of it (siteClient.ts). May import php/, machine/, component/, options/ and database/
 // (orphans.ts: a killed run's database); not runtime/ or the run.
 //
@@ -12,22 +12,21 @@ import * as path from 'node:path';
 import type { MeasuredComponent } from '../component/component';
 import type { SqliteSource } from '../machine/environment';
 import {
-  ACTIVATE_ENDPOINT,
   HTTP_GUARD_MU_PLUGIN,
   BASELINE_THEME_INDEX,
   BASELINE_THEME_STYLE,
-  BOOT_ENDPOINT,
   MU_BASELINE_DIR,
   MU_REF_DIR,
   OWN_MU_PLUGINS,
   SIDE_MU_PLUGIN,
   SIDE_MU_PLUGIN_COMPARE,
   MU_NONE_DIR,
-  installEndpoint,
   phpString,
   probePhp,
   wpConfigPhp,
 } from '../php/phpFiles';
+import { ACTIVATE_ENDPOINT, BOOT_ENDPOINT, installEndpoint } from '../php/endpointsPhp';
+import { patchSqliteForOldCore, patchSqliteNoPluginBoot } from './sqlitePatches';
 import { SITE_ACTIVATE_ENDPOINT, SITE_MU_PLUGIN } from '../php/sitePhp';
 import { SKIP_NAMES, throwIfAborted, walkTree, type SkippedEntry, type WalkOptions } from '../component/tree';
 import { extractZip } from './zip';
@@ -391,37 +390,6 @@ export function sandboxMounts(site: Site): SandboxMount[] {
     { path: path.join(site.workDir, 'php-errors.log'), writable: true },
     ...(site.dbSocketDir ? [{ path: site.dbSocketDir, writable: false }] : []),
   ];
-}
-
-/**
- * The integration's db.php boots Query Monitor from `active_plugins` before WordPress loads any plugin (its QM
- * integration). That loads the measured copy on every request, the clean site's and REF's included, past the side
- * switch: Query Monitor against a copy of itself died with "Cannot declare class ComposerAutoloaderInit…". On MySQL,
- * without QM's own db.php drop-in, QM loads as an ordinary plugin: WP Bench's copy of the integration does too.
- */
-export async function patchSqliteNoPluginBoot(sqliteDir: string): Promise<boolean> {
-  const file = path.join(sqliteDir, 'wp-includes', 'sqlite', 'db.php');
-  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-  const line = /^\s*require_once __DIR__ \. '\/\.\.\/\.\.\/integrations\/query-monitor\/boot\.php';\s*$/m;
-  if (!text || !line.test(text)) return false;
-  await fs.writeFile(file, text.replace(line, '// (WP Bench: the Query Monitor integration is not booted early; QM loads as an ordinary plugin.)'));
-  return true;
-}
-
-/**
- * The integration (2.x/3.x) reads wpdb's private $allow_unsafe_unquoted_parameters, which WordPress before 6.2 lacks
- * (Debian 12 ships 6.1): our copy reads it only where it exists. The line only keeps core's own unit tests in sync.
- */
-export async function patchSqliteForOldCore(sqliteDir: string): Promise<boolean> {
-  const file = path.join(sqliteDir, 'wp-includes', 'sqlite', 'class-wp-sqlite-db.php');
-  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-  const needle = "$wpdb_allow_unsafe_unquoted_parameters = $this->__get( 'allow_unsafe_unquoted_parameters' );";
-  if (!text?.includes(needle)) return false;
-  await fs.writeFile(
-    file,
-    text.replace(needle, "$wpdb_allow_unsafe_unquoted_parameters = property_exists( 'wpdb', 'allow_unsafe_unquoted_parameters' ) ? $this->__get( 'allow_unsafe_unquoted_parameters' ) : $this->allow_unsafe_unquoted_parameters;"),
-  );
-  return true;
 }
 
 /** Removes the whole temporary folder; never throws. */

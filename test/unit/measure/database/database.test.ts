@@ -1,6 +1,7 @@
 // --db: what it accepts, what it refuses (exit 2, the password never repeated), and how a record's database is said.
 import * as assert from 'node:assert/strict';
-import { databaseLabel, loginGuard, parseDbOption, redactDb, shortDatabase } from '../../../../src/core/measure/database/database';
+import { databaseLabel, parseDbOption, redactDb, shortDatabase } from '../../../../src/core/measure/database/database';
+import { loginGuard } from '../../../../src/core/measure/database/externalDb';
 import { wpConfigPhp } from '../../../../src/core/measure/php/phpFiles';
 import { MeasureError } from '../../../../src/core/measure/options/runOptions';
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { dbHeaderValue, sideDbStatements, sidePassword, stateChange, type SideState } from '../../../../src/core/measure/database/sideDatabases';
 import { SIDE_NAME_PATTERN, SIDE_PASSWORD_PATTERN } from '../../../../src/core/measure/php/phpFiles';
-import { loginGuard } from '../../../../src/core/measure/database/database';
+import { loginGuard } from '../../../../src/core/measure/database/externalDb';
 
 describe('a database and a user per side (sideDatabases)', () => {
   it('the side\'s user gets every privilege on its own database only ("_" escaped: no wildcard reaching another side\'s)', () => {
