@@ -39,6 +39,14 @@ describe('wp-bench measure --findings (native php, a throwaway MariaDB; issue 39
     assert.equal(by('remote-request').evidence.host, 'status.acme.example');
     within10(by('large-asset').evidence.bytes as number, ASSET_BYTES['big.js'], 'large asset');
     assert.deepEqual(by('admin-asset-everywhere').evidence.screens, ['index.php', 'options-general.php']);
+    // Issue 45: one handle, two files (MonsterInsights's pattern): the 640 KB file WordPress kept on the dashboard at its
+    // registration, the every-screen finding at the line that enqueues it everywhere, with the file printed there;
+    // jQuery, which the admin prints anyway, is no finding (the clean side's records say so).
+    const vendors = (k: string) => r.findings!.find((f) => f.kind === k && f.file === 'inc/vendors.php')!;
+    within10(vendors('large-asset').evidence.bytes as number, ASSET_BYTES['vendors-full.js'], 'the dashboard\'s vendor bundle');
+    assert.deepEqual([vendors('large-asset').contexts, vendors('large-asset').evidence.screens], [['admin'], ['index.php']]);
+    within10(vendors('admin-asset-everywhere').evidence.bytes as number, ASSET_BYTES['vendors.js'], 'the vendor file of every screen');
+    for (const fine of markers('fine')) assert.ok(!r.findings.some((f) => f.file === fine.file && f.line === fine.line), `look-alike at ${fine.file}:${fine.line} reported`);
     assert.equal(by('autoloaded-option').fix.edits?.length, 1, 'the autoload fix is mechanical');
     // The timed figures: the plugin's own 13 homepage queries (6 + 4 in loops, 2 options, the transient), none of the collector's.
     assert.equal(r.contexts.homepage!.queries_delta, 13);

@@ -1,7 +1,9 @@
 // The findings of one run from what the collector recorded (./php.ts): pure, no I/O. Each kind has a look-alike that
 // is fine and is never reported (see docs/findings.md): an autoloaded option the front end reads, a query run fewer
 // than REPEAT_MIN times, a deferred or footer script, an asset under LARGE_ASSET_BYTES, an admin asset enqueued on the
-// component's own screen only. Fixes that are mechanical are added by ./fix.ts from the component's source.
+// component's own screen only, a file WordPress prints on that page without the component (the clean side's records:
+// jQuery in the admin), a source WordPress refused (a handle registered again). Fixes that are mechanical are added
+// by ./fix.ts from the component's source.
 import { CONTEXT_NAMES as CONTEXTS, type ContextName as MeasureContext } from '../../model';
 import { measuredText } from '../component/measuredText';
 import type { Finding, FindingSaves, RawFindings, RawWhere } from './types';
@@ -42,15 +44,25 @@ function passOf(r: RawFindings): { ctx: MeasureContext; screen: string } | undef
 export function aggregateFindings(raw: readonly RawFindings[], measured: ReadonlySet<MeasureContext> = new Set(CONTEXTS), opts: { dbErrors?: ReadonlySet<MeasureContext> } = {}): Finding[] {
   const passes = raw.flatMap((r) => {
     const p = passOf(r);
-    return p && measured.has(p.ctx) ? [{ ...p, r }] : [];
+    return p && measured.has(p.ctx) && r.side !== 'baseline' ? [{ ...p, r }] : [];
   });
+  // What WordPress prints on each page without the component (the clean side's pass requests).
+  const clean = new Map<string, Set<string>>();
+  for (const r of raw) {
+    const p = passOf(r);
+    if (!p || r.side !== 'baseline') continue;
+    const k = `${p.ctx}:${p.screen}`;
+    const set = clean.get(k) ?? new Set<string>();
+    for (const t of ['script', 'style'] as const) for (const h of r.done?.[t] ?? []) set.add(`${t}|${h}`);
+    clean.set(k, set);
+  }
   const main = (ctx: MeasureContext) => passes.filter((p) => p.ctx === ctx && p.screen === MAIN_SCREEN[ctx]).map((p) => p.r);
   const out: Finding[] = [];
   out.push(...autoloadedOptions(raw, passes.map((p) => ({ ctx: p.ctx, r: p.r })), measured));
   // Where the component's queries failed (database errors), a lookup that finds nothing is asked again and again:
   // repeated queries there say more about the failure than about the code, and are not judged.
   out.push(...perRequest(CONTEXTS.filter((c) => measured.has(c)).map((c) => ({ ctx: c, rs: main(c), queries: !opts.dbErrors?.has(c) }))));
-  out.push(...assetFindings(passes));
+  out.push(...assetFindings(passes, clean));
   return out.sort((a, b) => (a.file === b.file ? a.line - b.line || a.kind.localeCompare(b.kind) : a.file.localeCompare(b.file))).map(measuredTexts);
 }
 
@@ -213,46 +225,66 @@ function perRequest(ctxs: { ctx: MeasureContext; rs: RawFindings[]; queries: boo
   return [...acc.values()].map((a) => a.f);
 }
 
-function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFindings }[]): Finding[] {
-  type Seen = { a: NonNullable<RawFindings['assets']>[number]; ctxs: Set<MeasureContext>; screens: Set<string>; head: Set<MeasureContext> };
-  const seen = new Map<string, Seen>();
+type RawAsset = NonNullable<RawFindings['assets']>[number];
+/** Every line of the component's that enqueued the asset on the request (a record of before issue 45: its first). */
+const enqsOf = (a: RawAsset): RawWhere[] => (a.enqs?.length ? a.enqs : a.enq ? [a.enq] : []);
+const placeOf = (w: RawWhere) => `${w.file}:${w.line}|${w.via ?? ''}`;
+
+/**
+ * The asset findings. What is sized and attributed is the file WordPress printed for a handle (the registration that
+ * took effect): a large or render-blocking file at the component's line that made that registration (an enqueue with a
+ * source, or its enqueue when the registration is core's or another's); a handle on every admin screen at the line that
+ * enqueues it on both screens. `clean`: what WordPress prints on each page without the component ("ctx:screen" →
+ * "type|handle"); a handle it prints there anyway is no cost of the component's unless the file printed is its own
+ * registration.
+ */
+function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFindings }[], clean: ReadonlyMap<string, ReadonlySet<string>>): Finding[] {
+  type Shown = { a: RawAsset; ctx: MeasureContext; screen: string };
+  const shown: Shown[] = [];
   for (const p of passes)
     for (const a of p.r.assets ?? []) {
       // Only what the component enqueues itself: a file it only registers is loaded as another's dependency, and the
       // enqueue that pulls it in is the line to change.
-      if (!a.enq) continue;
-      const k = `${a.type}|${a.handle}`;
-      const s = seen.get(k) ?? { a, ctxs: new Set(), screens: new Set(), head: new Set() };
-      if (!s.a.bytes && a.bytes) s.a = { ...s.a, bytes: a.bytes };
-      if (!s.a.enq && a.enq) s.a = { ...s.a, enq: a.enq };
-      if (!s.a.reg && a.reg) s.a = { ...s.a, reg: a.reg };
-      if (a.printed) {
-        s.ctxs.add(p.ctx);
-        s.screens.add(p.screen);
-        if (a.in_head && a.type === 'script' && !a.deferred) s.head.add(p.ctx);
-      }
-      seen.set(k, s);
+      if (!a.printed || !enqsOf(a).length) continue;
+      if (!a.reg && clean.get(`${p.ctx}:${p.screen}`)?.has(`${a.type}|${a.handle}`)) continue;
+      shown.push({ a, ctx: p.ctx, screen: p.screen });
     }
-  const out: Finding[] = [];
   // A helper of the component's that enqueues for several callers (enqueue_style($handle) called from three places):
   // the line to change is each caller's, where the call path's next step out says; the helper is named in `through`.
   const callers = new Map<string, Set<string>>();
-  for (const { a } of seen.values()) {
-    const k = `${a.enq!.file}:${a.enq!.line}`;
-    if (a.enq!.via) callers.set(k, (callers.get(k) ?? new Set()).add(a.enq!.via));
-  }
+  for (const { a } of shown)
+    for (const w of [...enqsOf(a), ...(a.reg ? [a.reg] : [])]) if (w.via) callers.set(`${w.file}:${w.line}`, (callers.get(`${w.file}:${w.line}`) ?? new Set()).add(w.via));
   const located = (e: RawWhere): { where: RawWhere; through?: string } => {
     const via = e.via;
     const i = via ? via.lastIndexOf(':') : -1;
     if (!via || (callers.get(`${e.file}:${e.line}`)?.size ?? 0) < 2 || i <= 0 || !/^\d+$/.test(via.slice(i + 1))) return { where: e };
     return { where: { file: via.slice(0, i), line: Number(via.slice(i + 1)), function: null, callee: e.function ?? e.callee }, through: `${e.file}:${e.line}${e.function ? ` (${e.function})` : ''}` };
   };
-  for (const { a, ctxs, screens, head } of seen.values()) {
-    const { where: w, through } = located(a.enq!);
-    const bytes = a.bytes ?? null;
+  const out: Finding[] = [];
+  const finding = (a: RawAsset, at: RawWhere, bytes: number | null, screens: Iterable<string>, inHead: boolean, extra: Record<string, unknown>) => {
+    const { where: w, through } = located(at);
     const what = `${a.type === 'script' ? 'script' : 'stylesheet'} "${a.handle}"${bytes !== null ? ` (${sizeText(bytes)})` : ''}`;
-    const evidence = (extra: Record<string, unknown>) => ({ handle: a.handle, type: a.type, bytes, in_head: head.size > 0, screens: [...screens].sort(), ...(through ? { through } : {}), ...extra });
-    const base = { file: w.file, line: w.line, function: w.function };
+    const evidence = { handle: a.handle, type: a.type, bytes, in_head: inHead, screens: [...new Set(screens)].sort(), ...(through ? { through } : {}), ...extra };
+    return { what, evidence, base: { file: w.file, line: w.line, function: w.function } };
+  };
+  // Each file printed, by the registration that printed it: large, or blocking the home page's rendering.
+  type File = { a: RawAsset; at: RawWhere; bytes: number | null; ctxs: Set<MeasureContext>; screens: Set<string>; head: Set<MeasureContext>; enqs: Map<string, RawWhere> };
+  const files = new Map<string, File>();
+  for (const { a, ctx, screen } of shown) {
+    const at = a.reg ?? enqsOf(a)[0];
+    const k = `${a.type}|${a.handle}|${placeOf(at)}`;
+    const f = files.get(k) ?? { a, at, bytes: null, ctxs: new Set(), screens: new Set(), head: new Set(), enqs: new Map() };
+    if (a.bytes !== null && a.bytes !== undefined) f.bytes = Math.max(f.bytes ?? 0, a.bytes);
+    f.ctxs.add(ctx);
+    f.screens.add(screen);
+    if (a.in_head && a.type === 'script' && !a.deferred) f.head.add(ctx);
+    for (const e of enqsOf(a)) f.enqs.set(`${e.file}:${e.line}`, e);
+    files.set(k, f);
+  }
+  for (const { a, at, bytes, ctxs, screens, head, enqs } of files.values()) {
+    // Registered at one line, enqueued at others: those lines are said too (where to enqueue it less often).
+    const elsewhere = [...enqs.keys()].filter((e) => e !== `${at.file}:${at.line}`);
+    const { what, evidence, base } = finding(a, at, bytes, screens, head.size > 0, elsewhere.length ? { enqueued_at: elsewhere.sort() } : {});
     if (head.has('homepage')) {
       out.push({
         kind: 'render-blocking-script',
@@ -260,12 +292,12 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
         contexts: ['homepage'],
         ...base,
         message: `The ${what} is printed in the page's head without defer or async: the browser stops rendering until it has loaded and run it.`,
-        evidence: evidence({}),
+        evidence,
         saves: bytes ? { homepage: { bytes } } : {},
         fix: { description: "Load it in the footer or deferred: wp_enqueue_script(…, array('in_footer' => true, 'strategy' => 'defer')) (WordPress 6.3+), or true as the last argument before 6.3." },
       });
     }
-    if (bytes !== null && bytes > LARGE_ASSET_BYTES && ctxs.size) {
+    if (bytes !== null && bytes > LARGE_ASSET_BYTES) {
       const cs = ordered(ctxs);
       out.push({
         kind: 'large-asset',
@@ -273,23 +305,34 @@ function assetFindings(passes: { ctx: MeasureContext; screen: string; r: RawFind
         contexts: cs,
         ...base,
         message: `The ${what} is over ${LARGE_ASSET_BYTES.toLocaleString('en-US')} bytes (Plugin Check's limit) and is loaded in ${cs.join(', ')}.`,
-        evidence: evidence({}),
+        evidence,
         saves: Object.fromEntries(cs.map((c) => [c, { bytes }])),
         fix: { description: 'Ship a minified build, split what only some screens need, and enqueue it only where it is used.' },
       });
     }
-    if (screens.has(MAIN_SCREEN.admin) && screens.has(SECOND_ADMIN)) {
-      out.push({
-        kind: 'admin-asset-everywhere',
-        severity: bytes !== null && bytes >= SMALL_BYTES ? 'warning' : 'information',
-        contexts: ['admin'],
-        ...base,
-        message: `The ${what} is loaded on every admin screen (the dashboard and Settings › General both have it).`,
-        evidence: evidence({}),
-        saves: bytes ? { admin: { bytes } } : {},
-        fix: { description: "Enqueue it only on the component's own screens: check admin_enqueue_scripts's $hook_suffix (or get_current_screen()) first." },
-      });
-    }
+  }
+  // Each handle on both admin screens, at the line that enqueues it on both (another line's enqueue on one screen is
+  // that screen's own); its size the least of the files printed (what it costs on every screen).
+  const handles = new Map<string, Shown[]>();
+  for (const s of shown) handles.set(`${s.a.type}|${s.a.handle}`, [...(handles.get(`${s.a.type}|${s.a.handle}`) ?? []), s]);
+  for (const all of handles.values()) {
+    const admin = all.filter((s) => s.ctx === 'admin');
+    const second = admin.filter((s) => s.screen === SECOND_ADMIN);
+    if (!second.length || !admin.some((s) => s.screen === MAIN_SCREEN.admin)) continue;
+    const everywhere = enqsOf(second[0].a).find((e) => admin.every((s) => enqsOf(s.a).some((o) => placeOf(o) === placeOf(e)))) ?? enqsOf(second[0].a)[0];
+    const sizes = admin.map((s) => s.a.bytes).filter((b): b is number => typeof b === 'number');
+    const bytes = sizes.length ? Math.min(...sizes) : null;
+    const { what, evidence, base } = finding(second[0].a, everywhere, bytes, all.map((s) => s.screen), all.some((s) => s.a.in_head && s.a.type === 'script' && !s.a.deferred), {});
+    out.push({
+      kind: 'admin-asset-everywhere',
+      severity: bytes !== null && bytes >= SMALL_BYTES ? 'warning' : 'information',
+      contexts: ['admin'],
+      ...base,
+      message: `The ${what} is loaded on every admin screen (the dashboard and Settings › General both have it).`,
+      evidence,
+      saves: bytes ? { admin: { bytes } } : {},
+      fix: { description: "Enqueue it only on the component's own screens: check admin_enqueue_scripts's $hook_suffix (or get_current_screen()) first." },
+    });
   }
   return groupByLine(out);
 }

@@ -53,7 +53,7 @@ const fileOfVia = (via: string | null | undefined) => (typeof via === 'string' ?
  * What was left out is said in one line through `warn`.
  */
 export async function componentRecords(raw: readonly RawFindings[], root: string, warn: (line: string) => void): Promise<RawFindings[]> {
-  const all = raw.flatMap((r) => [...r.writes, ...(r.queries ?? []), ...(r.http ?? []), ...(r.assets ?? []).flatMap((a) => [a.reg, a.enq])]).filter((w): w is RawWhere => !!w && typeof w === 'object');
+  const all = raw.flatMap((r) => [...r.writes, ...(r.queries ?? []), ...(r.http ?? []), ...(r.assets ?? []).flatMap((a) => [a.reg, a.enq, ...(a.enqs ?? [])])]).filter((w): w is RawWhere => !!w && typeof w === 'object');
   const bad = await notOwn(root, all.flatMap((w) => [w.file, fileOfVia(w.via)]).filter((f): f is string => typeof f === 'string'));
   if (bad.size) warn(leftOutLine(bad));
   const badVia = (w: RawWhere) => bad.has(fileOfVia(w.via) ?? '\0');
@@ -64,7 +64,7 @@ export async function componentRecords(raw: readonly RawFindings[], root: string
     writes: places(r.writes),
     ...(r.queries ? { queries: places(r.queries) } : {}),
     ...(r.http ? { http: places(r.http) } : {}),
-    ...(r.assets ? { assets: r.assets.map((a) => ({ ...a, reg: keep(a.reg), enq: keep(a.enq) })) } : {}),
+    ...(r.assets ? { assets: r.assets.map((a) => ({ ...a, reg: keep(a.reg), enq: keep(a.enq), ...(a.enqs ? { enqs: places(a.enqs) } : {}) })) } : {}),
   }));
 }
 

@@ -3,7 +3,8 @@
 // This file is the collector, a must-use plugin acting only on requests marked X-WPBench-Findings (and carrying
 // X-WPBench-Req): the activation and the warm-up requests ("w": which options the component writes, from which of its
 // lines), and the findings pass after the timed rounds ("p:CONTEXT:SCREEN": also which options are read, the queries
-// by shape and line, HTTP requests, scripts and styles). It writes <dir>/<request id>.findings.json; ./aggregate.ts
+// by shape and line, HTTP requests, scripts and styles; the clean side's pass requests ("X-WPBench-Side: baseline")
+// only for what WordPress prints without the component). It writes <dir>/<request id>.findings.json; ./aggregate.ts
 // turns those files into findings. Paths are embedded with phpString(): no path can break out of a PHP literal.
 import { phpString } from '../php/phpFiles';
 
@@ -19,7 +20,7 @@ export interface FindingsPhpOptions {
   roots: string[];
   /** Paths are relative to this folder. */
   base: string;
-  /** The side whose requests are collected ("measured"; the --baseline-ref copy's "ref"). */
+  /** The side whose requests are collected ("measured"; the --baseline-ref copy's "ref"); the clean side's pass too. */
   side: 'measured' | 'ref';
 }
 
@@ -39,8 +40,9 @@ export function findingsMuPluginPhp(o: FindingsPhpOptions): string {
 // WP Bench findings collector (throwaway site): on requests marked ${FINDINGS_HEADER}, notes what the measured
 // component does from its own lines (options written and read, queries, HTTP requests, scripts and styles).
 if (!defined('WPBENCH_FINDINGS') && isset($_SERVER['HTTP_X_WPBENCH_FINDINGS'], $_SERVER['HTTP_X_WPBENCH_REQ'])
-  && (isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : 'measured') === ${phpString(o.side)}
-  && preg_match('/^(w|p:(activation|homepage|admin):[a-z0-9.-]{1,40})$/', (string) $_SERVER['HTTP_X_WPBENCH_FINDINGS'])) {
+  && preg_match('/^(w|p:(activation|homepage|admin):[a-z0-9.-]{1,40})$/', (string) $_SERVER['HTTP_X_WPBENCH_FINDINGS'])
+  && in_array(isset($_SERVER['HTTP_X_WPBENCH_SIDE']) ? (string) $_SERVER['HTTP_X_WPBENCH_SIDE'] : 'measured',
+    $_SERVER['HTTP_X_WPBENCH_FINDINGS'] === 'w' ? array(${phpString(o.side)}) : array(${phpString(o.side)}, 'baseline'), true)) {
 define('WPBENCH_FINDINGS', 1);
 $GLOBALS['wpbench_fd'] = array(
   'id' => preg_replace('/[^a-z0-9-]/', '', (string) $_SERVER['HTTP_X_WPBENCH_REQ']),
@@ -48,7 +50,8 @@ $GLOBALS['wpbench_fd'] = array(
   'dir' => ${phpString(o.dir)},
   'roots' => array(${roots.map(phpString).join(', ')}),
   'base' => ${phpString(o.base.replace(/\/+$/, ''))},
-  'writes' => array(), 'reads' => array(), 'queries' => array(), 'http' => array(), 'assets' => array(), 'head' => null, 'tags' => array(),
+  'side' => isset($_SERVER['HTTP_X_WPBENCH_SIDE']) && $_SERVER['HTTP_X_WPBENCH_SIDE'] === 'baseline' ? 'baseline' : ${phpString(o.side)},
+  'writes' => array(), 'reads' => array(), 'queries' => array(), 'http' => array(), 'assets' => array(), 'head' => null, 'tags' => array(), 'srcs' => array('script' => array(), 'style' => array()),
 );
 $GLOBALS['wpbench_fd']['pass'] = $GLOBALS['wpbench_fd']['phase'] !== 'w';
 
@@ -154,25 +157,36 @@ if ($GLOBALS['wpbench_fd']['pass']) {
   }
   add_filter('pre_http_request', 'wpbench_fd_http', PHP_INT_MAX - 1, 3);
 
-  /** A script or style registered (with a source) or enqueued from the component's code. */
+  /**
+   * A script or style registered (with a source) or enqueued from the component's code. Only a registration WordPress
+   * took is noted ("add" is called after it, with its answer): wp_register_script() or wp_enqueue_script() with a
+   * source on a handle already registered changes nothing, the first registration's file is the one printed.
+   * A handle removed (wp_deregister_script) forgets the component's registration of it.
+   */
   function wpbench_fd_asset($type, $op, $handle, $src) {
-    $w = wpbench_fd_where(debug_backtrace(DEBUG_BACKTRACE_IGNORE_ARGS));
-    if ($w === null) return;
     $handle = (string) $handle;
     $k = $type . '|' . $handle;
-    if (!isset($GLOBALS['wpbench_fd']['assets'][$k])) $GLOBALS['wpbench_fd']['assets'][$k] = array('type' => $type, 'handle' => $handle);
-    if ($op === 'add' && is_string($src) && $src !== '') { $GLOBALS['wpbench_fd']['assets'][$k]['reg'] = $w; $GLOBALS['wpbench_fd']['assets'][$k]['src'] = $src; }
-    if ($op === 'enqueue' && !isset($GLOBALS['wpbench_fd']['assets'][$k]['enq'])) $GLOBALS['wpbench_fd']['assets'][$k]['enq'] = $w;
+    if ($op === 'remove') { if (isset($GLOBALS['wpbench_fd']['assets'][$k])) unset($GLOBALS['wpbench_fd']['assets'][$k]['reg']); return; }
+    $w = wpbench_fd_where(debug_backtrace(DEBUG_BACKTRACE_IGNORE_ARGS));
+    if ($w === null) return;
+    if (!isset($GLOBALS['wpbench_fd']['assets'][$k])) $GLOBALS['wpbench_fd']['assets'][$k] = array('type' => $type, 'handle' => $handle, 'enqs' => array());
+    if ($op === 'add' && is_string($src) && $src !== '') $GLOBALS['wpbench_fd']['assets'][$k]['reg'] = $w;
+    if ($op === 'enqueue') {
+      if (!isset($GLOBALS['wpbench_fd']['assets'][$k]['enq'])) $GLOBALS['wpbench_fd']['assets'][$k]['enq'] = $w;
+      $GLOBALS['wpbench_fd']['assets'][$k]['enqs'][$w['file'] . '|' . $w['line'] . '|' . $w['via']] = $w;
+    }
   }
   if (class_exists('WP_Scripts') && !class_exists('WPBench_FD_Scripts')) {
     class WPBench_FD_Scripts extends WP_Scripts {
-      public function add($handle, $src, $deps = array(), $ver = false, $args = null) { wpbench_fd_asset('script', 'add', $handle, $src); return parent::add($handle, $src, $deps, $ver, $args); }
+      public function add($handle, $src, $deps = array(), $ver = false, $args = null) { $r = parent::add($handle, $src, $deps, $ver, $args); if ($r) wpbench_fd_asset('script', 'add', $handle, $src); return $r; }
+      public function remove($handles) { foreach ((array) $handles as $h) wpbench_fd_asset('script', 'remove', $h, null); return parent::remove($handles); }
       public function enqueue($handles) { foreach ((array) $handles as $h) wpbench_fd_asset('script', 'enqueue', explode('?', (string) $h)[0], null); return parent::enqueue($handles); }
     }
   }
   if (class_exists('WP_Styles') && !class_exists('WPBench_FD_Styles')) {
     class WPBench_FD_Styles extends WP_Styles {
-      public function add($handle, $src, $deps = array(), $ver = false, $args = null) { wpbench_fd_asset('style', 'add', $handle, $src); return parent::add($handle, $src, $deps, $ver, $args); }
+      public function add($handle, $src, $deps = array(), $ver = false, $args = null) { $r = parent::add($handle, $src, $deps, $ver, $args); if ($r) wpbench_fd_asset('style', 'add', $handle, $src); return $r; }
+      public function remove($handles) { foreach ((array) $handles as $h) wpbench_fd_asset('style', 'remove', $h, null); return parent::remove($handles); }
       public function enqueue($handles) { foreach ((array) $handles as $h) wpbench_fd_asset('style', 'enqueue', explode('?', (string) $h)[0], null); return parent::enqueue($handles); }
     }
   }
@@ -198,6 +212,9 @@ if ($GLOBALS['wpbench_fd']['pass']) {
   }
   add_action('wp_head', 'wpbench_fd_head', PHP_INT_MAX);
   add_action('admin_head', 'wpbench_fd_head', PHP_INT_MAX);
+  /** The file WordPress prints for a handle, as it prints it (after every other filter). */
+  add_filter('script_loader_src', function ($src, $handle = '') { if (is_string($handle)) $GLOBALS['wpbench_fd']['srcs']['script'][$handle] = $src; return $src; }, PHP_INT_MAX, 2);
+  add_filter('style_loader_src', function ($src, $handle = '') { if (is_string($handle)) $GLOBALS['wpbench_fd']['srcs']['style'][$handle] = $src; return $src; }, PHP_INT_MAX, 2);
   /** Whether the tag WordPress prints for a script defers it (defer, async or a module). */
   add_filter('script_loader_tag', function ($tag, $handle = '') {
     if (is_string($tag) && is_string($handle)) $GLOBALS['wpbench_fd']['tags'][$handle] = (bool) preg_match('/<script[^>]*\\s(defer|async)(\\s|=|>)|<script[^>]*type=["\\']module["\\']/i', $tag);
@@ -223,19 +240,25 @@ function wpbench_fd_bytes($src) {
 
 function wpbench_fd_write() {
   $P = $GLOBALS['wpbench_fd'];
-  $out = array('v' => 1, 'id' => $P['id'], 'phase' => $P['phase'], 'writes' => array_values($P['writes']));
+  $out = array('v' => 1, 'id' => $P['id'], 'phase' => $P['phase'], 'side' => $P['side'], 'writes' => array_values($P['writes']));
   if ($P['pass']) {
     $out['reads'] = array_keys($P['reads']);
     $out['queries'] = array_values($P['queries']);
     $out['http'] = array_values($P['http']);
     $assets = array();
+    $out['done'] = array('script' => array(), 'style' => array());
+    foreach (array('script' => 'wp_scripts', 'style' => 'wp_styles') as $t => $g) {
+      if (isset($GLOBALS[$g]) && is_object($GLOBALS[$g])) $out['done'][$t] = array_values(array_filter((array) $GLOBALS[$g]->done, 'is_string'));
+    }
     foreach ($P['assets'] as $a) {
       $deps = $a['type'] === 'script' ? (isset($GLOBALS['wp_scripts']) ? $GLOBALS['wp_scripts'] : null) : (isset($GLOBALS['wp_styles']) ? $GLOBALS['wp_styles'] : null);
-      $done = is_object($deps) ? (array) $deps->done : array();
-      $a['printed'] = in_array($a['handle'], $done, true);
+      $a['printed'] = in_array($a['handle'], $out['done'][$a['type']], true);
       $a['in_head'] = is_array($P['head']) && in_array($a['handle'], $P['head'][$a['type']], true);
       $a['deferred'] = $a['type'] === 'script' && !empty($P['tags'][$a['handle']]);
-      $src = isset($a['src']) ? $a['src'] : (is_object($deps) && isset($deps->registered[$a['handle']]) ? $deps->registered[$a['handle']]->src : null);
+      $a['enqs'] = array_values($a['enqs']);
+      // The file printed: as WordPress printed it, else the registration that took effect.
+      $src = isset($P['srcs'][$a['type']][$a['handle']]) ? $P['srcs'][$a['type']][$a['handle']] : (is_object($deps) && isset($deps->registered[$a['handle']]) ? $deps->registered[$a['handle']]->src : null);
+      if (is_string($src) && $src !== '') $a['src'] = $src;
       $a['bytes'] = wpbench_fd_bytes($src);
       $assets[] = $a;
     }

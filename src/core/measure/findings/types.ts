@@ -63,7 +63,17 @@ export interface RawFindings {
   reads?: string[];
   queries?: (RawWhere & { shape: string; n: number })[];
   http?: (RawWhere & { host: string; method: string; n: number })[];
-  assets?: { type: 'script' | 'style'; handle: string; src?: string; reg?: RawWhere; enq?: RawWhere; printed: boolean; in_head: boolean; deferred: boolean; bytes: number | null }[];
+  /** "baseline": a request of the clean side (WordPress without the component), for `done` only; else the measured side */
+  side?: 'measured' | 'baseline';
+  /**
+   * Each handle the component registered or enqueued: `src` the file WordPress printed (the registration that took
+   * effect), `reg` the component's line that made that registration (none: core's or another's), `enq` its first
+   * enqueue and `enqs` every line that enqueued it on this request; `bytes` the printed file's size when it is the
+   * component's own.
+   */
+  assets?: { type: 'script' | 'style'; handle: string; src?: string; reg?: RawWhere; enq?: RawWhere; enqs?: RawWhere[]; printed: boolean; in_head: boolean; deferred: boolean; bytes: number | null }[];
+  /** every handle WordPress printed on the request (the clean side's: what it prints without the component) */
+  done?: { script: string[]; style: string[] };
   /** [name, autoload value, bytes] of every autoloaded option at the end of the request */
   autoload?: [string, string, number][];
 }

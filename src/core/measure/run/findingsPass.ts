@@ -1,7 +1,8 @@
 // `measure --findings`: the collector (src/core/measure/findings/php.ts) written into every must-use folder of the
 // throwaway site (the clean side loads the same file, so its few lines cost both sides alike), and the findings pass:
 // after every timed and profiled request, each context the component could be measured in is requested again
-// (twice; admin also on a second screen) marked for the collector. The activation and the warm-up requests were
+// (twice; admin also on a second screen) marked for the collector, and each page once on the clean side (what
+// WordPress prints there without the component). The activation and the warm-up requests were
 // marked too (the options the component writes, from which line). What they wrote is read and turned into findings.
 import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
@@ -54,20 +55,31 @@ export async function findingsPass(
   onRaw?: (raw: RawFindings[]) => void,
   dbErrors?: ReadonlySet<MeasureContext>,
 ): Promise<Finding[]> {
+  const ask = async (s: (typeof PASS_SCREENS)[number], side: 'measured' | 'baseline') => {
+    const id = crypto().randomBytes(8).toString('hex');
+    const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': side, [FINDINGS_HEADER]: `p:${s.ctx}:${s.screen}` };
+    if (s.ctx === 'admin') headers.Cookie = cookie;
+    await live.get(s.ctx === 'activation' ? BOOT_PATH : s.path, headers).catch((e) => {
+      throw live.serverDied(e);
+    });
+    // The probe is written last of all at shutdown, after the collector's file.
+    await readProbe(live.site, id, live.signal);
+  };
+  const second = (s: (typeof PASS_SCREENS)[number]) => (s.screen === 'options-general.php' ? ' (a second admin screen)' : '');
   for (let r = 0; r < FINDINGS_PASS_REQUESTS; r++) {
     for (const s of PASS_SCREENS) {
       if (!measured.has(s.ctx)) continue;
       check();
-      progress(`findings ${r + 1}/${FINDINGS_PASS_REQUESTS}: ${s.ctx}${s.screen === 'options-general.php' ? ' (a second admin screen)' : ''}`);
-      const id = crypto().randomBytes(8).toString('hex');
-      const headers: Record<string, string> = { 'X-WPBench-Req': id, 'X-WPBench-Side': 'measured', [FINDINGS_HEADER]: `p:${s.ctx}:${s.screen}` };
-      if (s.ctx === 'admin') headers.Cookie = cookie;
-      await live.get(s.ctx === 'activation' ? BOOT_PATH : s.path, headers).catch((e) => {
-        throw live.serverDied(e);
-      });
-      // The probe is written last of all at shutdown, after the collector's file.
-      await readProbe(live.site, id, live.signal);
+      progress(`findings ${r + 1}/${FINDINGS_PASS_REQUESTS}: ${s.ctx}${second(s)}`);
+      await ask(s, 'measured');
     }
+  }
+  // Each page once without the component: the scripts and styles WordPress prints there anyway are not its cost.
+  for (const s of PASS_SCREENS) {
+    if (!measured.has(s.ctx) || s.ctx === 'activation') continue;
+    check();
+    progress(`findings: ${s.ctx}${second(s)} without the component`);
+    await ask(s, 'baseline');
   }
   const raw = await readFindingsDir(dir);
   onRaw?.(raw);
@@ -112,6 +124,12 @@ export function parseRawFindings(text: string): RawFindings | undefined {
   for (const k of ['queries', 'http'] as const) if (r[k] !== undefined) r[k] = Array.isArray(r[k]) ? (r[k] as { n: unknown }[]).filter((x) => isWhere(x) && Number.isInteger(x.n)) as never : [];
   if (r.reads !== undefined) r.reads = Array.isArray(r.reads) ? r.reads.filter((x) => typeof x === 'string') : [];
   if (r.assets !== undefined) r.assets = Array.isArray(r.assets) ? r.assets.filter((a) => a && typeof a.handle === 'string' && (a.type === 'script' || a.type === 'style')) : [];
+  for (const a of r.assets ?? []) if (a.enqs !== undefined) a.enqs = Array.isArray(a.enqs) ? a.enqs.filter(isWhere) : [];
+  if (r.side !== undefined && r.side !== 'measured' && r.side !== 'baseline') delete r.side;
+  if (r.done !== undefined) {
+    const names = (x: unknown) => (Array.isArray(x) ? x.filter((h): h is string => typeof h === 'string') : []);
+    r.done = r.done && typeof r.done === 'object' ? { script: names(r.done.script), style: names(r.done.style) } : { script: [], style: [] };
+  }
   if (r.autoload !== undefined) r.autoload = Array.isArray(r.autoload) ? r.autoload.filter((a) => Array.isArray(a) && typeof a[0] === 'string' && Number.isInteger(a[2])) : [];
   return r;
 }

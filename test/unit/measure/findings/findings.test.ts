@@ -23,7 +23,7 @@ const within10 = (actual: number, expected: number, what: string) => assert.ok(M
 describe('measure --findings: the findings of recorded requests', () => {
   it('the recorded calibration run: every defect at its marked line, no look-alike, every file the plugin\'s own', () => {
     const raw = recorded();
-    assert.equal(raw.length, 12, 'activation, 3 warm-up requests, 2 × 4 pass requests');
+    assert.equal(raw.length, 15, 'activation, 3 warm-up requests, 2 × 4 pass requests, 3 pages of the clean side');
     const fs = aggregateFindings(raw);
     const got = fs.map((f) => `${f.kind} ${f.file}:${f.line}`).sort();
     const want = markers('defect').map((m) => `${m.kind} ${m.file}:${m.line}`).sort();
@@ -53,6 +53,17 @@ describe('measure --findings: the findings of recorded requests', () => {
     within10(by('large-asset').evidence.bytes as number, ASSET_BYTES['big.js'], 'large asset bytes');
     const adm = by('admin-asset-everywhere');
     assert.deepEqual([adm.evidence.handle, adm.evidence.screens], ['acme-admin', ['index.php', 'options-general.php']]);
+    // Issue 45 (MonsterInsights's pattern): the file WordPress kept on the dashboard at its registration, the handle's
+    // every-screen finding at the line that enqueues it everywhere with the file printed there; jQuery is core's.
+    const vendors = (k: string) => fs.find((f) => f.kind === k && f.file === 'inc/vendors.php')!;
+    assert.deepEqual([vendors('large-asset').line, vendors('large-asset').evidence.bytes, vendors('large-asset').evidence.screens, vendors('large-asset').evidence.enqueued_at], [5, ASSET_BYTES['vendors-full.js'], ['index.php'], ['inc/vendors.php:6', 'inc/vendors.php:9']]);
+    assert.deepEqual([vendors('admin-asset-everywhere').line, vendors('admin-asset-everywhere').evidence.bytes], [9, ASSET_BYTES['vendors.js']]);
+  });
+
+  it('the recorded run without its clean side: jQuery, enqueued on every admin screen, is said (what WordPress prints anyway is known only from the clean side)', () => {
+    const fs = aggregateFindings(recorded().filter((r) => r.side !== 'baseline'));
+    const jq = fs.find((f) => f.evidence.handle === 'jquery')!;
+    assert.deepEqual([jq.kind, `${jq.file}:${jq.line}`, jq.severity], ['admin-asset-everywhere', 'inc/vendors.php:10', 'information']);
   });
 
   it('a look-alike turned into a defect is reported: the option read on the front end but over 150 KB', () => {
@@ -172,7 +183,7 @@ describe('measure --findings: reports', () => {
     const fs = await withFixes(aggregateFindings(recorded()), path.resolve(__dirname, '..', '..', '..', 'measure'));
     const sarif = JSON.parse(findingsSarif(record(fs), 'wp-content/plugins/acme-findings'));
     const res = sarif.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[];
-    assert.equal(res.length, 6);
+    assert.equal(res.length, 8);
     const opt = res.find((r) => r.ruleId === 'autoloaded-option')!;
     assert.equal(opt.locations[0].physicalLocation.artifactLocation.uri, 'wp-content/plugins/acme-findings/inc/options.php');
     assert.equal(opt.locations[0].physicalLocation.region.startLine, 5);

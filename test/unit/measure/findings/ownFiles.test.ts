@@ -99,6 +99,9 @@ describe('measure --findings: only the component\'s own files', () => {
       // A helper with two callers is reported at each caller's line: callers forged.
       const asset = (handle: string, via: string) => ({ type: 'script' as const, handle, enq: { ...where('inc/front.php', 20, via), callee: 'wp_enqueue_script' }, printed: true, in_head: true, deferred: false, bytes: 20_000 });
       r.assets = [...(r.assets ?? []), asset('evil-a', '/etc/passwd:1'), asset('evil-b', '../../../../etc/passwd:2'), asset('evil-c', 'lib/victim.php:3')];
+      // Every line that enqueued a handle (issue 45): forged ones among them.
+      const own = { ...where('inc/front.php', 21), callee: 'wp_enqueue_script' };
+      r.assets.push({ type: 'script', handle: 'evil-d', enq: own, enqs: [{ ...where('/etc/passwd', 1), callee: 'wp_enqueue_script' }, own, { ...where('lib/victim.php', 3), callee: 'wp_enqueue_script' }], printed: true, in_head: true, deferred: false, bytes: 20_000 });
     }
     const warned: string[] = [];
     const kept = await componentRecords(raw, root, (l) => warned.push(l));
