@@ -1,75 +1,36 @@
-// After `vsce package` (npm run package): every relative link in the .vsix's Markdown resolves inside the package.
-// vsce stores README.md as `extension/readme.md` and CHANGELOG.md as `extension/changelog.md`, so the docs'
-// `../README.md` missed on a case-sensitive file system: such a link is pointed at the packaged name. A link to a file
-// the package does not hold (a script, a test fixture) becomes its text, never a link that opens nothing. Code blocks
-// and inline code are left as they are. The zip is read and written with Node's zlib only.
-//   tsx scripts/vsixLinks.ts FILE.vsix
+// After `vsce package` (npm run package), the .vsix is finished here:
+// - the README's screenshots are made small (scripts/pngShrink.ts: halved past 700 pixels wide, the width the README's
+//   two-column gallery shows them at, and a palette of 64 colours), about a tenth of their size;
+// - every relative link in its Markdown resolves inside the package. vsce stores README.md as `extension/readme.md`
+//   and CHANGELOG.md as `extension/changelog.md`, so the docs' `../README.md` missed on a case-sensitive file system:
+//   such a link is pointed at the packaged name. A link to a file the package does not hold (a script, a test fixture,
+//   a light or high-contrast screenshot) becomes its text, never a link that opens nothing. Code blocks and inline
+//   code are left as they are;
+// - the package step fails when the .vsix is 1 MB or more (VSIX_BUDGET), naming its largest files.
+// The zip is read with WP Bench's one ZIP reader (src/core/measure/site/zip.ts) and written back here, Node's zlib only.
+//   tsx scripts/vsixLinks.ts [FILE.vsix]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { readZip, type ZipEntry } from '../src/core/measure/site/zip';
+import { shrinkPng } from './pngShrink';
 
-export interface ZipEntry {
-  name: string;
-  data: Buffer;
-  /** MS-DOS time and date, as stored */
-  time: number;
-  date: number;
-}
+/** The .vsix must stay under this many bytes (1 MB): it was 536 KB before the screenshots went in, then 5.2 MB. */
+export const VSIX_BUDGET = 1024 * 1024;
+/** The screenshots made small: what the README shows (.vscodeignore packs only those). */
+const SCREENSHOT = /^extension\/docs\/screenshots\/[^/]+\.png$/i;
+const SCREENSHOT_WIDTH = 700;
+const SCREENSHOT_COLOURS = 64;
 
-/** The entries of a zip file (stored or deflated; no zip64: a .vsix is far below 4 GB), in their order. */
-export function readZip(buf: Buffer): ZipEntry[] {
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip file (no end of central directory)');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const out: ZipEntry[] = [];
-  for (let k = 0; k < count; k++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('not a zip file (bad central directory)');
-    const method = buf.readUInt16LE(p + 10);
-    const time = buf.readUInt16LE(p + 12);
-    const date = buf.readUInt16LE(p + 14);
-    const compressed = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const raw = buf.subarray(start, start + compressed);
-    if (method !== 0 && method !== 8) throw new Error(`${name}: compression method ${method} is not read here`);
-    out.push({ name, data: method === 0 ? Buffer.from(raw) : zlib.inflateRawSync(raw), time, date });
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return out;
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-export function crc32(b: Buffer): number {
-  let c = 0xffffffff;
-  for (const x of b) c = CRC_TABLE[(c ^ x) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-/** A zip file of these entries, each deflated, names in UTF-8. */
+/** A zip file of these entries, each deflated (level 9), names in UTF-8. */
 export function writeZip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
-    const body = zlib.deflateRawSync(e.data);
-    const crc = crc32(e.data);
+    const body = zlib.deflateRawSync(e.data, { level: 9 });
+    const crc = zlib.crc32(e.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -204,31 +165,65 @@ export function codeSpans(line: string): Array<{ code: boolean; text: string }> 
   return out;
 }
 
-/** Rewrites every Markdown file of the .vsix at `vsixPath` in place; what changed, per file. */
-export function fixVsixLinks(vsixPath: string): Array<{ file: string } & Omit<LinkChanges, 'text'>> {
+export interface VsixReport {
+  /** bytes of the .vsix written */
+  size: number;
+  /** the screenshots made small: bytes before and after */
+  images: Array<{ file: string; before: number; after: number }>;
+  /** what changed in each Markdown file's links */
+  links: Array<{ file: string } & Omit<LinkChanges, 'text'>>;
+}
+
+/**
+ * Finishes the .vsix at `vsixPath` in place: its screenshots made small, its Markdown links pointed at what it holds.
+ * Throws when the result is VSIX_BUDGET bytes or more (the file is written all the same, to be looked at).
+ */
+export function finishVsix(vsixPath: string): VsixReport {
   const entries = readZip(fs.readFileSync(vsixPath));
   const names = entries.map((e) => e.name);
-  const report: Array<{ file: string } & Omit<LinkChanges, 'text'>> = [];
-  let changed = false;
+  const images: VsixReport['images'] = [];
+  const links: VsixReport['links'] = [];
   for (const e of entries) {
+    if (SCREENSHOT.test(e.name)) {
+      const before = e.data.length;
+      e.data = shrinkPng(e.data, SCREENSHOT_WIDTH, SCREENSHOT_COLOURS);
+      images.push({ file: e.name, before, after: e.data.length });
+    }
     if (!e.name.startsWith('extension/') || !/\.md$/i.test(e.name)) continue;
     const before = e.data.toString('utf8');
     const r = rewriteLinks(e.name, before, names);
     if (r.text !== before) {
       e.data = Buffer.from(r.text, 'utf8');
-      changed = true;
-      report.push({ file: e.name, renamed: r.renamed, unlinked: r.unlinked });
+      links.push({ file: e.name, renamed: r.renamed, unlinked: r.unlinked });
     }
   }
-  if (changed) fs.writeFileSync(vsixPath, writeZip(entries));
-  return report;
+  const zip = writeZip(entries);
+  fs.writeFileSync(vsixPath, zip);
+  if (zip.length >= VSIX_BUDGET) {
+    const largest = entries
+      .map((e) => ({ name: e.name, packed: zlib.deflateRawSync(e.data, { level: 9 }).length }))
+      .sort((a, b) => b.packed - a.packed)
+      .slice(0, 8)
+      .map((e) => `  ${e.name}: ${kb(e.packed)}`);
+    throw new Error([`${path.basename(vsixPath)} is ${(zip.length / VSIX_BUDGET).toFixed(2)} MB, over the budget of 1 MB (VSIX_BUDGET in scripts/vsixLinks.ts); its largest files, packed:`, ...largest].join('\n'));
+  }
+  return { size: zip.length, images, links };
 }
+
+const kb = (n: number) => `${Math.round(n / 1024).toLocaleString('en-US')} KB`;
 
 if (require.main === module) {
   const vsix = process.argv[2] ?? path.join(__dirname, '..', `wp-bench-${JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version}.vsix`);
-  const report = fixVsixLinks(vsix);
-  const renamed = report.reduce((n, r) => n + r.renamed.length, 0);
-  const unlinked = report.reduce((n, r) => n + r.unlinked.length, 0);
-  console.log(`${path.basename(vsix)}: ${renamed} links pointed at the packaged README/CHANGELOG names, ${unlinked} links to files not in the package made text`);
-  for (const r of report) for (const u of r.unlinked) console.log(`  ${r.file}: ${u} (not packaged)`);
+  try {
+    const r = finishVsix(vsix);
+    const renamed = r.links.reduce((n, l) => n + l.renamed.length, 0);
+    const unlinked = r.links.reduce((n, l) => n + l.unlinked.length, 0);
+    const before = r.images.reduce((n, i) => n + i.before, 0);
+    const after = r.images.reduce((n, i) => n + i.after, 0);
+    console.log(`${path.basename(vsix)}: ${kb(r.size)} (under the budget of 1 MB); ${r.images.length} screenshots ${kb(before)} → ${kb(after)}; ${renamed} links pointed at the packaged README/CHANGELOG names, ${unlinked} links to files not in the package made text`);
+    for (const l of r.links) for (const u of l.unlinked) console.log(`  ${l.file}: ${u} (not packaged)`);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 1;
+  }
 }

@@ -1,5 +1,6 @@
 // What npm and the marketplace get: the npm package is the command line only (what `npx wp-bench` needs and no
-// more), installable into an empty folder with nothing else; the .vsix is the extension.
+// more), installable into an empty folder with nothing else; the .vsix is the extension (the README's screenshots it
+// shows: scripts/vsixLinks.ts makes them small and keeps the .vsix under 1 MB).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -37,5 +38,16 @@ describe('packages', function () {
     const scan = JSON.parse(execFileSync(bin, ['scan', site, '--json'], { encoding: 'utf8' }));
     assert.ok(scan.components.some((c: { slug: string }) => c.slug === 'woocommerce'));
     fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the .vsix holds only the screenshots the README shows, in the default dark theme (its light and high-contrast ones stay on GitHub)', () => {
+    const vsce = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
+    const listed = execFileSync(vsce, ['ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n').map((l) => l.trim());
+    const packed = listed.filter((f) => f.startsWith('docs/screenshots/')).sort();
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const shown = [...new Set([...readme.matchAll(/!\[[^\]]*\]\((docs\/screenshots\/[^)\s]+)\)/g)].map((m) => m[1]))];
+    assert.ok(shown.length > 10);
+    assert.deepEqual(packed, shown.filter((f) => !/-(light|hc)\.png$/.test(f)).sort());
+    assert.ok(listed.includes('dist/extension.js') && listed.includes('README.md'));
   });
 });

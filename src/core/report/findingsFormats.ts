@@ -7,7 +7,7 @@ import { FINDING_KINDS, type Finding, type FindingKind, type FindingSaves } from
 import { formatMetric, type RegressionReport } from '../measure/compare/regression';
 import { escapeHtml } from '../present/outcome';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
-import { sarifLog } from './formats';
+import { sarifLog } from './sarifLog';
 import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
 import { measuredLine } from '../measure/component/measuredText';
@@ -120,9 +120,10 @@ export function savedText(report: RegressionReport): string | undefined {
   const order: Record<string, number> = { memoryMb: 0, queries: 1, ttfbMs: 2 };
   for (const m of [...report.rows].sort((a, b) => (order[a.metric] ?? 3) - (order[b.metric] ?? 3))) {
     if (m.difference === null || m.difference >= 0) continue;
-    // Instructions: past 0.1 % of the request (REF's copy lives in a folder of a longer name: about 10,000
-    // instructions of its requests' 30–60 million are its path's, so an identical copy read a "saving" of that size).
-    const floor = m.metric === 'ttfbMs' ? 1 : m.metric === 'memoryMb' ? 16 / 1024 : m.metric === 'instructions' ? 0.001 * Math.abs(m.baseline ?? 0) : 0.5;
+    // Memory and queries are exact (their spread is typically 0): any whole KB or query beyond the spread is said.
+    // Time: at least 1 ms beyond its spread. Instructions: past 0.1 % of the request (the two copies' folders are
+    // named apart: about 10,000 instructions of an identical copy's 30–60 million per request are its path's).
+    const floor = m.metric === 'ttfbMs' ? 1 : m.metric === 'memoryMb' ? 0.5 / 1024 : m.metric === 'instructions' ? 0.001 * Math.abs(m.baseline ?? 0) : 0.5;
     if (-m.difference <= Math.max(m.noise ?? 0, floor)) continue;
     by.set(m.context, [...(by.get(m.context) ?? []), m.metric === 'memoryMb' ? `−${Math.round(-m.difference * 1024).toLocaleString('en-US')} KB` : formatMetric(m.metric, m.difference, true).replace(/^-/, '−')]);
   }

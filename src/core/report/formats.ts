@@ -7,7 +7,8 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export { JSON_REPORT_VERSION, toJson } from './json';
 export { problemsMarkdown, toMarkdown } from './markdown';
-export { INFORMATION_URI, SARIF_SCHEMA, sarifLog, toSarif, type SarifOptions } from './sarif';
+export { toSarif, type SarifOptions } from './sarif';
+export { INFORMATION_URI, SARIF_SCHEMA, sarifLog } from './sarifLog';
 export { toTable } from './table';
 export {
   budgetColumn,

@@ -6,7 +6,7 @@ import type { LocalRecord } from '../measure/record/method';
 import { METRIC_NAME, MIN_PAIRS, formatMetric, type MetricComparison, type RegressionReport } from '../measure/compare/regression';
 import { INSTRUCTIONS_RULE, instructionsDiffText, instructionsNote, instructionsOk, instructionsProperties, instructionsSarifRows, judgedOnText, NOT_JUDGED, passedInstructions } from './regressionInstructions';
 import { escapeHtml } from '../present/outcome';
-import { sarifLog } from './formats';
+import { sarifLog } from './sarifLog';
 import { plainText, textTable } from './plain';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { regressionSources, sourcePath, subjectDiff } from './regressionSources';

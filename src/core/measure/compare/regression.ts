@@ -1,6 +1,6 @@
 // compare/: how two refs are compared (`--baseline-ref`): the regression rule over two records and the paired
-// differences of one interleaved run (this file), the instructions row (instructions.ts). Pure; may import record/
-// only (and present/format's unit formatters).
+// differences of one interleaved run (this file), the instructions row (instructions.ts), the metrics and a row's
+// shape (comparison.ts). Pure; may import record/ only (and present/format's unit formatters).
 //
 // The regression check of `wp-bench measure PATH --baseline-ref REF`: per context and metric, the component's added
 // cost at the working tree against its added cost at REF (both measured in one interleaved run), judged against a
@@ -8,11 +8,9 @@
 import { CONTEXTS, type ContextFigures, type LocalRecord, type MeasureContext } from '../record/method';
 import { formatInstructions } from '../../present/format';
 import { DEFAULT_INSTRUCTIONS_PERCENT, compareInstructions, instructionsMessage } from './instructions';
+import { MEASURE_METRICS, type ComparedMetric, type MeasureMetric, type MetricComparison } from './comparison';
 
-export type MeasureMetric = 'ttfbMs' | 'memoryMb' | 'queries';
-export const MEASURE_METRICS: readonly MeasureMetric[] = ['ttfbMs', 'memoryMb', 'queries'];
-/** The metrics of a comparison's rows: the three, and `instructions` where both records counted them (instructions.ts). */
-export type ComparedMetric = MeasureMetric | 'instructions';
+export { MEASURE_METRICS, type ComparedMetric, type MeasureMetric, type MetricComparison } from './comparison';
 
 /** Default maximum regression: 10 % of the component's added cost at the baseline. */
 export const DEFAULT_MAX_REGRESSION_PERCENT = 10;
@@ -33,43 +31,6 @@ export interface RegressionPolicy {
   floors?: Record<MeasureMetric, number>;
   /** the instructions row's threshold, in percent of REF's request count (default DEFAULT_INSTRUCTIONS_PERCENT, 0.5) */
   instructionsPercent?: number;
-}
-
-export interface MetricComparison {
-  context: MeasureContext;
-  metric: ComparedMetric;
-  /**
-   * added cost at the working tree / at the baseline, in the metric's unit (ms, MB, queries); null: not measured.
-   * instructions: the whole request's count (the clean site's median + the component's delta), exact integers.
-   */
-  current: number | null;
-  baseline: number | null;
-  /** current − baseline; null when either is not measured */
-  difference: number | null;
-  /** difference in percent of |baseline| (null when the baseline is 0 or not measured) */
-  percent: number | null;
-  /** the run's own noise in this context and metric: the larger interquartile range of the two records' paired differences */
-  noise: number | null;
-  /** the largest difference allowed: max(percent × |baseline|, noise floor, the run's noise) */
-  allowed: number | null;
-  ceiling: number | null;
-  regression: boolean;
-  overCeiling: boolean;
-  /**
-   * TTFB judged on the run's paired differences (working tree − REF, request by request in the same round): the
-   * median and a one-sided 95 % lower bound on it. Absent when no pairs were given (older callers, memory, queries).
-   */
-  paired?: { n: number; median: number; lower: number };
-  /** the noise cannot decide at the threshold: the median difference is over the allowance, its lower bound is not */
-  inconclusive?: boolean;
-  /**
-   * TTFB the wall clock could not decide, decided by the server's CPU time of the same requests: 'unchanged' (its
-   * upper bound within the allowance: the wall-clock difference was the machine's noise) or 'grew' (its lower bound
-   * over the allowance: real work was added).
-   */
-  cpu?: { verdict: 'unchanged' | 'grew'; median: number; lower: number; upper: number };
-  /** false: shown, not judged (TTFB in a context judged on instructions: it can neither fail nor be inconclusive) */
-  judged?: false;
 }
 
 export type ExceededRule = 'regression' | 'ceiling' | 'broken';
@@ -173,7 +134,8 @@ export function metricValue(m: ContextFigures, metric: MeasureMetric): number {
   return m.queries_delta;
 }
 
-const round = (x: number, metric: MeasureMetric) => (metric === 'queries' ? Math.round(x) : metric === 'memoryMb' ? Math.round(x * 1000) / 1000 : Math.round(x * 10) / 10);
+// Memory to the whole KB (a record's unit; exact in MB as a multiple of 1/1024): three decimals of a MB read −64 KB as −63.
+const round = (x: number, metric: MeasureMetric) => (metric === 'queries' ? Math.round(x) : metric === 'memoryMb' ? Math.round(x * 1024) / 1024 : Math.round(x * 10) / 10);
 
 export const METRIC_NAME: Record<ComparedMetric, string> = { ttfbMs: 'TTFB', memoryMb: 'memory', queries: 'queries', instructions: 'instructions' };
 

@@ -1,5 +1,6 @@
-// A small ZIP reader (stored and deflated entries, no ZIP64): enough to unpack the SQLite integration plugin
-// without an `unzip` binary. Entry names are checked so an archive can never write outside the target folder.
+// WP Bench's one ZIP reader (stored and deflated entries, no ZIP64): enough to unpack the SQLite integration plugin
+// without an `unzip` binary (entry names are checked so an archive can never write outside the target folder), and
+// what scripts/vsixLinks.ts reads a .vsix with.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { zlib } from '../../lazyNode';
@@ -7,12 +8,16 @@ import { zlib } from '../../lazyNode';
 export interface ZipEntry {
   name: string;
   data: Buffer;
+  /** MS-DOS time and date, as stored */
+  time: number;
+  date: number;
 }
 
 export class ZipError extends Error {}
 
 const MAX_TOTAL = 256 * 1024 * 1024;
 
+/** The file entries of a zip, in their order (folders' own entries left out). */
 export function readZip(buf: Buffer): ZipEntry[] {
   // End of central directory: last 22..(22+65535) bytes.
   let eocd = -1;
@@ -30,6 +35,8 @@ export function readZip(buf: Buffer): ZipEntry[] {
   for (let n = 0; n < count; n++) {
     if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) throw new ZipError('corrupt central directory');
     const method = buf.readUInt16LE(p + 10);
+    const time = buf.readUInt16LE(p + 12);
+    const date = buf.readUInt16LE(p + 14);
     const compSize = buf.readUInt32LE(p + 20);
     const size = buf.readUInt32LE(p + 24);
     const nameLen = buf.readUInt16LE(p + 28);
@@ -49,7 +56,7 @@ export function readZip(buf: Buffer): ZipEntry[] {
     else if (method === 8) data = zlib().inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
     else throw new ZipError(`unsupported compression method ${method} for ${name}`);
     if (data.length !== size) throw new ZipError(`size mismatch for ${name}`);
-    out.push({ name, data });
+    out.push({ name, data, time, date });
   }
   return out;
 }
