@@ -1,9 +1,9 @@
 // compare/: the instructions row of the regression check (`measure PATH --baseline-ref REF --instructions`). CPU
 // instructions per request are counted (callgrind), not timed: a busy machine does not change them, so where both
 // records have them they judge the context instead of TTFB. Pure; may import record/ and present/format's formatters.
-import type { LocalRecord, MeasureContext } from '../record/method';
+import { median, type LocalRecord, type MeasureContext } from '../record/method';
 import { formatInstructions, instructionsPercent } from '../../present/format';
-import type { MetricComparison } from './regression';
+import type { MetricComparison } from './comparison';
 
 /**
  * The threshold of the instructions row, in percent of REF's request count (`measure.instructions` of .wp-bench.json
@@ -20,6 +20,13 @@ import type { MetricComparison } from './regression';
  * context judged on instructions is shown, not judged.
  */
 export const DEFAULT_INSTRUCTIONS_PERCENT = 0.25;
+
+/** A side's count of a context: the median of its counted requests, and their spread (max − min). */
+export function countOf(xs: number[] | undefined): { median: number; spread: number } | undefined {
+  if (!xs?.length) return undefined;
+  return { median: Math.round(median(xs)), spread: Math.max(...xs) - Math.min(...xs) };
+}
+
 
 /** The rule in words, for the reports and the docs: "more than 0.25 % of the baseline's request and more than the run's spread". */
 export function instructionsRule(percent: number): string {

@@ -17,7 +17,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PhpInfo } from '../machine/environment';
 import type { SandboxProbe } from '../machine/sandbox';
-import { CONTEXTS, median, type InstructionsInfo, type LocalRecord, type MeasureContext } from '../record/method';
+import { CONTEXTS, type InstructionsInfo, type LocalRecord, type MeasureContext } from '../record/method';
+import { countOf } from '../compare/instructions';
+export { countOf };
 import { startPhpServer } from '../runtime/phpRuntime';
 import { liveSite, type LiveSite } from '../site/siteClient';
 import type { Site } from '../site/site';
@@ -83,8 +85,43 @@ export async function instructionsPass(o: PassOptions): Promise<InstructionCount
   return out;
 }
 
+/** Where a counted server's requests go: a side (X-WPBench-Side) or a `--site` configuration (X-WPBench-Config). */
+export interface CountTarget {
+  id: string;
+  headers: Record<string, string>;
+  /** what a failure names ("the measured code") */
+  label: string;
+}
+
 async function countSide(o: PassOptions, side: Side, rounds: number, at: string): Promise<Record<MeasureContext, number[]>> {
-  const dir = path.join(o.site.workDir, `counts-${side}`);
+  const target = { id: side, headers: { 'X-WPBench-Side': side }, label: side === 'baseline' ? 'WordPress without the component' : 'the measured code' };
+  return withCountedServer(o, `counts-${side}`, at, async (ask) => {
+    const counts = Object.fromEntries(CONTEXTS.map((c) => [c, [] as number[]])) as Record<MeasureContext, number[]>;
+    for (const ctx of CONTEXTS) {
+      for (let i = 0; i <= rounds; i++) {
+        const n = await ask(target, ctx);
+        if (n === null) {
+          counts[ctx] = [];
+          break;
+        }
+        if (i > 0 && n !== undefined) counts[ctx].push(n);
+      }
+    }
+    return counts;
+  });
+}
+
+/** Asks one request of a target in a context on a counted server: its count; null when the request failed. */
+export type CountedAsk = (t: CountTarget, ctx: MeasureContext) => Promise<number | null | undefined>;
+
+type ServerOptions = Pick<PassOptions, 'live' | 'site' | 'php' | 'env' | 'sandbox' | 'counter' | 'cookie' | 'runId' | 'onChild' | 'check' | 'progress'>;
+
+/**
+ * A php -S of its own under callgrind (its folder `work/NAME`, a sandbox of its own), `use` asking it requests one
+ * after the other (each request one dump); stopped after.
+ */
+export async function withCountedServer<T>(o: ServerOptions, name: string, at: string, use: (ask: CountedAsk) => Promise<T>): Promise<T> {
+  const dir = path.join(o.site.workDir, name);
   await fs.mkdir(dir, { recursive: true });
   const srv = await startPhpServer(
     o.php,
@@ -98,7 +135,7 @@ async function countSide(o: PassOptions, side: Side, rounds: number, at: string)
       // The clock's start for PHP alone (the relay beside it waits on real time).
       wrap: [...(o.counter.faketime ? ['/usr/bin/env', `LD_PRELOAD=${o.counter.faketime}`, `FAKETIME=@${at}`, 'FAKETIME_DONT_FAKE_MONOTONIC=1'] : []), o.counter.valgrind, '--tool=callgrind', '-q', '--zero-before=php_request_startup', '--dump-after=php_request_shutdown', '--dump-instr=no', '--compress-strings=no', `--callgrind-out-file=${path.join(dir, 'cg.%p')}`],
       env: {},
-      // Its own folder for the dumps, seen by this side's sandbox only.
+      // Its own folder for the dumps, seen by this server's sandbox only.
       mounts: [{ path: dir, writable: true }],
       socketDir: dir,
       // opcache never looks at the files' times again (nothing changes them during the pass): a look every 2 s fell
@@ -112,20 +149,12 @@ async function countSide(o: PassOptions, side: Side, rounds: number, at: string)
     const live = liveSite(o.site, srv, o.live.signal, o.live.sides, { sweep: true, note: (l) => o.progress(`warning: ${l}`) });
     for (const [k, v] of o.live.dbOf) live.dbOf.set(k, v);
     let seen = 0;
-    const counts = Object.fromEntries(CONTEXTS.map((c) => [c, [] as number[]])) as Record<MeasureContext, number[]>;
-    for (const ctx of CONTEXTS) {
-      for (let i = 0; i <= rounds; i++) {
-        o.check();
-        const r = await requestContext(live, o.cookie, ctx, { 'X-WPBench-Side': side }, side === 'baseline' ? 'WordPress without the component' : 'the measured code');
-        const n = await nextDump(dir, ++seen, o.live.signal);
-        if (!('ok' in r)) {
-          counts[ctx] = [];
-          break;
-        }
-        if (i > 0 && n !== undefined) counts[ctx].push(n);
-      }
-    }
-    return counts;
+    return await use(async (t, ctx) => {
+      o.check();
+      const r = await requestContext(live, o.cookie, ctx, t.headers, t.label);
+      const n = await nextDump(dir, ++seen, o.live.signal);
+      return 'ok' in r ? n : null;
+    });
   } finally {
     await srv.stop();
   }
@@ -144,12 +173,6 @@ async function nextDump(dir: string, k: number, signal: AbortSignal): Promise<nu
     if (Date.now() > deadline || signal.aborted) return undefined;
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-/** A side's count of a context: the median of its counted requests, and their spread (max − min). */
-export function countOf(xs: number[] | undefined): { median: number; spread: number } | undefined {
-  if (!xs?.length) return undefined;
-  return { median: Math.round(median(xs)), spread: Math.max(...xs) - Math.min(...xs) };
 }
 
 /**
