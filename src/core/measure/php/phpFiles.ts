@@ -19,7 +19,8 @@ export const OWN_MU_PLUGINS = { side: '0-wpbench-side.php', http: '0-wpbench-htt
  * copy's requests a third one (wp-config.php defines WPMU_PLUGIN_DIR by the X-WPBench-Side header).
  */
 export const MU_BASELINE_DIR = 'wpbench-mu-baseline';
-export const MU_REF_DIR = 'wpbench-mu-ref';
+/** as long as `mu-plugins`, the measured copy's: the paths a must-use plugin keeps cost the same at both */
+export const MU_REF_DIR = 'wpb-mu-ref';
 
 /** What names and passwords of WP Bench's side databases look like (wp-config.php accepts nothing else). */
 export const SIDE_NAME_PATTERN = '[a-z0-9_]{1,40}';

@@ -1,5 +1,6 @@
-// Local results, cached by a hash of the component's files + WordPress version + PHP version + runtime (+ rounds):
-// measuring unchanged files again answers at once. One JSON file per key, written atomically.
+// Local results, cached by what they hold: a hash of the component's files (never its folder's name) and the run's
+// set-up (resultKey): measuring unchanged files again, or an identical copy elsewhere, answers at once. One JSON file
+// per key, written atomically.
 import { crypto } from '../../lazyNode';
 import type { Hash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -91,10 +92,50 @@ async function hashTree(h: Hash, root: string, opts: HashOptions): Promise<void>
   }
 }
 
-function isRecord(v: unknown, slug: string): v is LocalRecord {
+/** A record's shape (what this version reads). Not its slug: the key is the content, and a copy's folder is its own. */
+/** What one component's result is keyed by: what was measured (its content) and how (the run's set-up). */
+export interface ResultKeyParts {
+  /** componentHash of the component's files (never its folder's name or path) */
+  component: string;
+  /** a child theme's parent theme, hashed apart */
+  parent?: string;
+  wordpress: string;
+  php: string;
+  runtime: string;
+  /** the WordPress core the site runs (the run's set-up, with its version) */
+  core: string;
+  rounds: number;
+  warmup: number;
+  /** the database server (engine and version, or --db's address); absent on SQLite */
+  database?: string;
+  /** what held the measured PHP (bubblewrap, none, playground): the record says it */
+  sandbox: string;
+  findings?: boolean;
+  instructions?: boolean;
+}
+
+/** The result cache's key: a hash of what a record holds and how it was measured. */
+export function resultKey(p: ResultKeyParts): string {
+  return MeasureCache.key({
+    component: p.component,
+    ...(p.parent ? { parent: p.parent } : {}),
+    wordpress: p.wordpress,
+    php: p.php,
+    runtime: p.runtime,
+    rounds: p.rounds,
+    warmup: p.warmup,
+    core: p.core,
+    sandbox: p.sandbox,
+    ...(p.database ? { database: p.database, tables: 'a database and a user per side' } : {}),
+    ...(p.findings ? { findings: 1 } : {}),
+    ...(p.instructions ? { instructions: 1 } : {}),
+  });
+}
+
+function isRecord(v: unknown): v is LocalRecord {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as LocalRecord;
-  if (r.source !== 'local' || r.slug !== slug || r.benchmarked !== true || typeof r.local !== 'object' || r.local === null) return false;
+  if (r.source !== 'local' || typeof r.slug !== 'string' || r.benchmarked !== true || typeof r.local !== 'object' || r.local === null) return false;
   if (typeof r.contexts !== 'object' || r.contexts === null) return false;
   for (const c of CONTEXTS) {
     const m = r.contexts[c];
@@ -186,23 +227,29 @@ export class MeasureCache {
     return undefined;
   }
 
+  /**
+   * The entry of `key` (a hash of what was measured and how: resultKey), answered under `slug` — the name of the copy
+   * that asks (two identical copies in folders of different names share one entry). Only an entry whose checksum
+   * fails is said (`warn`) as changed outside WP Bench; one whose checksum holds but that this version cannot read is
+   * dropped without a word. Either is removed and measured again.
+   */
   async get(key: string, slug: string, warn: (line: string) => void = () => undefined): Promise<LocalRecord | undefined> {
     const file = path.join(this.dir, `${key}.json`);
     const st = await fs.lstat(file).catch(() => undefined);
     if (!st) return undefined;
-    let ok = false;
+    let signed = false;
     let record: unknown;
     if (st.isFile() && st.size <= MAX_ENTRY_BYTES) {
       try {
         const v = JSON.parse(await fs.readFile(file, 'utf8')) as { mac?: unknown; record?: unknown };
         record = v.record;
-        ok = typeof v === 'object' && v !== null && MeasureCache.same(await this.mac('result', key, JSON.stringify(v.record ?? null)), v.mac) && isRecord(v.record, slug);
+        signed = typeof v === 'object' && v !== null && MeasureCache.same(await this.mac('result', key, JSON.stringify(v.record ?? null)), v.mac);
       } catch {
-        ok = false;
+        signed = false;
       }
     }
-    if (ok) return record as LocalRecord;
-    warn(`the cached result for ${slug} failed its check (changed outside WP Bench, tampered with, or written by an older version): discarded; measuring again`);
+    if (signed && isRecord(record)) return { ...record, slug };
+    if (!signed) warn(`the cached result for ${slug} failed its check (changed outside WP Bench, tampered with, or written by an older version): discarded; measuring again`);
     await fs.rm(file, { force: true, recursive: true });
     return undefined;
   }

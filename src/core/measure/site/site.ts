@@ -70,6 +70,8 @@ export interface Site {
 
 /** Folder (or file) name suffix of the second copy: never a name the working tree's copy can have. */
 export const REF_SUFFIX = '--wpbench-ref';
+/** The working tree's copy's beside it, as long: the paths it keeps cost the same at both (an identical copy: ±0 KB). */
+export const TREE_SUFFIX = '--wpbench-new';
 
 /** How PHP sees the folders (the native runtime: the same paths; Playground: its mount points). */
 export interface PhpPaths {
@@ -273,7 +275,7 @@ export async function buildSite(
 
   // The component, copied (and the --baseline-ref copy beside it, under another name).
   const install = async (c: MeasuredComponent, suffix: string): Promise<{ target: string; template?: string }> => {
-    const what = suffix ? 'the baseline copy' : 'the component';
+    const what = suffix === REF_SUFFIX ? 'the baseline copy' : 'the component';
     const copy = async (from: string, to: string, label: string) => {
       const skipped = await copyTree(from, to, { signal: opts.signal, label, link: opts.link });
       if (skipped.length) opts.onSkipped?.(label, skipped);
@@ -281,7 +283,7 @@ export async function buildSite(
     if (c.kind === 'plugin' && c.mustUse) {
       // Where WordPress loads it (the --baseline-ref copy: a folder of its own, under the same names), with the
       // sub-folders it loads beside it, as in its repository: __DIR__ . '/acme/acme.php' finds the same files.
-      const dir = suffix ? MU_REF_DIR : 'mu-plugins';
+      const dir = suffix === REF_SUFFIX ? MU_REF_DIR : 'mu-plugins';
       await fs.mkdir(path.join(content, dir), { recursive: true });
       if (!(await fs.stat(c.source)).isFile()) throw new Error(`${c.source} is not a regular file`);
       await fs.copyFile(c.source, path.join(content, dir, c.mainFile));
@@ -313,7 +315,7 @@ export async function buildSite(
     return { target: c.slug + suffix };
   };
   const c = opts.component;
-  const main = await install(c, '');
+  const main = await install(c, opts.ref ? TREE_SUFFIX : '');
   // The stack: every other member beside the first (a parent theme shared by two members is copied once).
   const memberTargets = new Map<MeasuredComponent, { target: string; template?: string }>([[c, main]]);
   for (const m of opts.site?.members ?? []) if (m !== c) memberTargets.set(m, await install(m, ''));
