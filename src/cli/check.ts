@@ -48,6 +48,8 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
   const offline = parsed.flags.has('--offline');
   const site = parsed.flags.has('--site');
   if (site && !parsed.flags.has('--measure-local')) throw new UsageError("--site goes with --measure-local: it measures the site's whole stack locally and judges the budgets on it");
+  const instructions = parsed.flags.has('--instructions');
+  if (instructions && !parsed.flags.has('--measure-local')) throw new UsageError('--instructions goes with --measure-local: it counts the CPU instructions of what is measured locally');
   if (offline && parsed.flags.has('--no-cache')) throw new UsageError('--offline and --no-cache exclude each other');
   const maxRequests = numberFlag(parsed, '--max-requests', true) ?? DEFAULT_MAX_REQUESTS;
   const output = parsed.flags.get('--output') as string | undefined;
@@ -137,12 +139,12 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
     let measureStopped = false;
     if (parsed.flags.has('--measure-local') && site) {
       // The whole stack once; the components are not measured one by one (those without a benchmark stay unknown).
-      const res = await measureStack(dir, io, runStarted + timeoutS * 1000, timeoutS);
+      const res = await measureStack(dir, io, runStarted + timeoutS * 1000, timeoutS, instructions);
       if (res.record) config.site = res.record;
       measureStopped = res.stopped;
     } else if (parsed.flags.has('--measure-local')) {
       const pre = judge({ outcomes: looked.outcomes, config, skipped: looked.skipped, components: scan.components });
-      const res = await measureLocal(pre.components, dir, io, runStarted + timeoutS * 1000, timeoutS);
+      const res = await measureLocal(pre.components, dir, io, runStarted + timeoutS * 1000, timeoutS, instructions);
       config.local = res.records;
       measureStopped = res.stopped;
     }
@@ -193,7 +195,7 @@ export async function runCheck(parsed: Parsed, io: CliIo): Promise<number> {
  * `check --measure-local --site`: the checked folder's whole stack (as `measure SITE --site`), until the run's time
  * limit. When it cannot be measured, a line on stderr says why and the budgets are judged on the sum as without it.
  */
-async function measureStack(dir: string, io: CliIo, deadline: number, timeoutS: number): Promise<{ record?: SiteRecord; stopped: boolean }> {
+async function measureStack(dir: string, io: CliIo, deadline: number, timeoutS: number, instructions: boolean): Promise<{ record?: SiteRecord; stopped: boolean }> {
   const left = Math.floor((deadline - Date.now()) / 1000);
   if (left < 1) {
     io.err(`wp-bench: the site could not be measured locally: the run reached its time limit (--timeout-s ${timeoutS}).`);
@@ -201,7 +203,7 @@ async function measureStack(dir: string, io: CliIo, deadline: number, timeoutS: 
   }
   io.err(`wp-bench: measuring the site's stack locally (every plugin, must-use plugin and the theme together, each alone and each left out; runs their PHP on a throwaway site on 127.0.0.1; at most ${left} s)`);
   try {
-    const record = await measureSite({ path: dir, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal });
+    const record = await measureSite({ path: dir, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal, instructions, progress: measureWarnings(io.err)('the site') });
     return { record, stopped: false };
   } catch (err) {
     io.err(`wp-bench: the site could not be measured locally: ${truncateForMessage(String((err as Error)?.message ?? err), 300)}`);
@@ -214,7 +216,8 @@ async function measureStack(dir: string, io: CliIo, deadline: number, timeoutS: 
  * checked folder are measured one after the other (answered from the measure cache when their files are
  * unchanged), until the run's time limit. A component that cannot be measured stays unknown, with a line on stderr.
  */
-async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo, deadline: number, timeoutS: number): Promise<{ records: Map<string, LocalRecord>; stopped: boolean }> {
+async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo, deadline: number, timeoutS: number, instructions: boolean): Promise<{ records: Map<string, LocalRecord>; stopped: boolean }> {
+  const warn = measureWarnings(io.err);
   const records = new Map<string, LocalRecord>();
   const root = await fs.realpath(dir);
   const todo: Array<{ v: ComponentVerdict; target: string }> = [];
@@ -240,7 +243,8 @@ async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo
     io.err(`wp-bench: measuring ${v.kind} ${v.slug} locally (${i + 1}/${todo.length}; runs its PHP on a throwaway site on 127.0.0.1)`);
     try {
       // With its findings: each at its line under the component's root, which the reports put under the checked folder.
-      const r = await measure({ path: target, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal, findings: true });
+      // --instructions: counted too where the machine has Valgrind (else said once, and measured without).
+      const r = await measure({ path: target, env: io.env, cwd: dir, timeoutS: left, cacheDir: cacheDir(io.env), searchFrom: measureSearchFrom(__dirname), signal: io.signal, findings: true, instructions, progress: warn(`${v.kind} ${v.slug}`) });
       const findingsRoot = path.relative(dir, v.kind === 'plugin' ? path.dirname(target) : target).split(path.sep).join('/');
       records.set(localKey(v.kind, v.slug), { ...r, slug: v.slug, findings_root: findingsRoot });
     } catch (err) {
@@ -253,4 +257,19 @@ async function measureLocal(verdicts: ComponentVerdict[], dir: string, io: CliIo
     }
   }
   return { records, stopped };
+}
+
+/**
+ * What a local measurement says about its CPU instructions, on stderr under the component's name, each text once per
+ * run: Valgrind missing (with the command to install it; the run goes on without instructions), a context whose
+ * counted requests varied. Its other progress lines stay quiet, as before.
+ */
+export function measureWarnings(err: (line: string) => void): (who: string) => (line: string) => void {
+  const said = new Set<string>();
+  return (who) => (line) => {
+    const text = /^warning: (.*)$/.exec(line)?.[1];
+    if (!text || !/instructions/i.test(text) || said.has(text)) return;
+    said.add(text);
+    err(`wp-bench: ${who}: ${text}`);
+  };
 }

@@ -54,6 +54,10 @@ Check options (flags override .wp-bench.json, which overrides the defaults):
                           left out) and judge the budgets on the stack as it runs, not on the sum of the parts;
                           every format shows the stack (json: "site"); the components are not measured one by
                           one; --timeout-s defaults to 1800 with it
+  --instructions          with --measure-local: also count the CPU instructions of each request (as wp-bench
+                          measure --instructions; native php with Valgrind: sudo apt install valgrind
+                          libfaketime), shown beside time in every format; a context whose identical requests
+                          vary is named; without Valgrind, said, and measured without
 
 The API key is read from WPBENCH_API_KEY only (never from the command line).
 Cache: WPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/wp-bench, else ~/.cache/wp-bench.
@@ -62,7 +66,7 @@ Exit codes: 0 ok, 2 usage, 3 not in dataset, 4 key invalid or revoked, 5 quota e
 --measure-local --site could not measure the site (the report is printed, its budgets judged on the sum).`;
 
 const CHECK_VALUE_FLAGS = ['--timeout-s', '--fail-on', '--context', '--budget-ttfb-ms', '--budget-memory-mb', '--budget-queries', '--format', '--output', '--max-requests', '--diff'];
-const CHECK_BOOL_FLAGS = ['--offline', '--measure-local', '--site'];
+const CHECK_BOOL_FLAGS = ['--offline', '--measure-local', '--site', '--instructions'];
 const VALUE_FLAGS = new Set(['--api-url', '--request-timeout-s', ...CHECK_VALUE_FLAGS]);
 const BOOL_FLAGS = new Set(['--json', '--no-cache', '--verbose', '--help', '--version', '-h', ...CHECK_BOOL_FLAGS]);
 

@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import { parseDbOption } from '../core/measure/database/database';
 import { measureSite } from '../core/measure/siteRun/siteRun';
-import { parseShard, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP } from '../core/measure/siteRun/sitePlan';
+import { rethrowWithSiteHint } from '../core/measure/siteRun/siteFolder';
+import { parseShard, SITE_CONFIRM_ROUNDS, SITE_MIN_ROUNDS, SITE_ROUNDS, SITE_WARMUP } from '../core/measure/siteRun/sitePlan';
 import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
@@ -26,6 +27,7 @@ import { parseOptions, UsageError, type CliIo } from './scan';
 import { findingsHtml, findingsLines, findingsMarkdown, findingsSarif } from '../core/report/findingsFormats';
 import { applyEdits, componentFindings } from '../core/measure/findings/fix';
 import { measuredLine, measuredText } from '../core/measure/component/measuredText';
+import { BROWSER_ROUNDS } from '../core/measure/browser/pass';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
 export interface MeasureIo extends CliIo {
@@ -43,7 +45,8 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --sqlite-integration DIR   WordPress's SQLite Database Integration plugin (folder or .zip); default: the copy
                              inside @wp-playground/cli when installed
   --rounds N                 measured rounds per context (default ${DEFAULT_ROUNDS}), after 2 warm-up rounds; --site: the most
-                             a configuration gets (default ${SITE_ROUNDS}; at least ${SITE_MIN_ROUNDS}, fewer once its TTFB settles)
+                             a configuration gets (default ${SITE_ROUNDS}, a member reading outside noise up to ${SITE_CONFIRM_ROUNDS}; at
+                             least ${SITE_MIN_ROUNDS}, fewer once its TTFB settles)
   --warmup N                 warm-up rounds before the measured ones (default 2; --site: ${SITE_WARMUP})
   --timeout-s S              time limit of the whole run (default ${DEFAULT_TIMEOUT_S}), every wait included
   --disk-limit-mib N         what the measured code may write into the run's folders (uploads, caches, its
@@ -75,7 +78,18 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --instructions             also count each side's requests in CPU instructions (native php on Linux with
                              Valgrind: sudo apt install valgrind libfaketime): exact on a busy machine, so
                              --baseline-ref judges on them instead of time (a change adding over 0.25 % of the
-                             request fails); without Valgrind, said, and measured without
+                             request fails); with --site, every configuration (a member's count in the site:
+                             the stack against the stack without it); without Valgrind, said, and measured
+                             without
+  --browser                  also load the homepage of each side in headless Chromium (native php; Debian/Ubuntu:
+                             sudo apt install chromium): after the server rounds, ${BROWSER_ROUNDS} loads per side alternating, each
+                             in a fresh context through Lighthouse's throttling; what the component adds in bytes,
+                             requests, render-blocking requests, FCP, LCP, TBT and CLS, and its own scripts, styles
+                             and images. The page reaches the throwaway site only. Without Chromium, said, and
+                             measured without
+  --device desktop|mobile    with --browser: Lighthouse's desktop (default: 10,240 kb/s, 40 ms RTT, 1350×940) or
+                             mobile (Slow 4G: 1,638.4 kb/s, 150 ms RTT, 4× CPU slowdown, 412×823)
+  --browser-rounds N         with --browser: loads per side (default ${BROWSER_ROUNDS}), after one warm-up load each
   --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
   --db auto|sqlite|URL       the database (native runtime): auto (default) starts a throwaway MariaDB or MySQL
                              server from this machine's binaries (mariadbd/mysqld; Debian: mariadb-server) on a
@@ -103,8 +117,8 @@ even after a confirmation pass; memory and queries were judged), 6 time limit or
 (or WordPress) breaks WordPress entirely, 8 no runtime can run, or --profile has no profiler (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
 SIGHUP exit 6.`;
 
-const VALUE_FLAGS = new Set(['--shard', '--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox']);
-const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--findings', '--fix', '--site', '--instructions', '--help', '-h']);
+const VALUE_FLAGS = new Set(['--shard', '--disk-limit-mib', '--theme', '--context', '--runtime', '--wordpress', '--php', '--rounds', '--timeout-s', '--db', '--sqlite-integration', '--baseline-ref', '--fail-on-regression', '--format', '--warmup', '--sandbox', '--device', '--browser-rounds']);
+const BOOL_FLAGS = new Set(['--json', '--no-cache', '--profile', '--findings', '--fix', '--site', '--instructions', '--browser', '--help', '-h']);
 
 function parse(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   return parseOptions(argv, VALUE_FLAGS, BOOL_FLAGS);
@@ -143,6 +157,11 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const profileFormat = formatFlag === 'speedscope' || formatFlag === 'collapsed' ? formatFlag : undefined;
     if (formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html', 'speedscope', 'collapsed'].includes(formatFlag)) throw new UsageError('--format must be one of table, json, markdown, sarif, html, speedscope, collapsed');
     const site = parsed.flags.has('--site');
+    const browser = parsed.flags.has('--browser');
+    const device = parsed.flags.get('--device');
+    if (device !== undefined && device !== 'desktop' && device !== 'mobile') throw new UsageError('--device is desktop or mobile');
+    if (!browser && (device !== undefined || parsed.flags.has('--browser-rounds'))) throw new UsageError('--device and --browser-rounds go with --browser');
+    if (browser && (site || parsed.flags.has('--baseline-ref'))) throw new UsageError('--browser measures one component against the clean site: run it without --site or --baseline-ref');
     if (site && formatFlag !== undefined && !['table', 'json', 'markdown', 'html'].includes(formatFlag)) throw new UsageError('with --site, --format is table, json, markdown or html');
     if (profileFormat && !profile) throw new UsageError(`--format ${profileFormat} needs --profile`);
     if (profileFormat && baselineRef !== undefined) throw new UsageError(`--format ${profileFormat} profiles one copy: run it without --baseline-ref`);
@@ -150,7 +169,6 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const fix = parsed.flags.has('--fix');
     if (fix && !findings) throw new UsageError('--fix goes with --findings');
     if (findings && site) throw new UsageError('--findings measures one component: run it without --site');
-    if (site && parsed.flags.has('--instructions')) throw new UsageError('--instructions counts one component\'s requests (with or without --baseline-ref): not yet with --site');
     if (findings && baselineRef !== undefined) throw new UsageError('--findings looks at the working tree alone: run it without --baseline-ref (then --baseline-ref HEAD says what a fix saved)');
     if (findings && profileFormat) throw new UsageError(`--format ${profileFormat} writes a profile alone: run --findings without it`);
     if (findings && formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html'].includes(formatFlag)) throw new UsageError('with --findings, --format is table, json, markdown, sarif or html');
@@ -185,6 +203,9 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       profile,
       findings,
       instructions: parsed.flags.has('--instructions'),
+      browser,
+      ...(device ? { device: device as 'desktop' | 'mobile' } : {}),
+      browserRounds: intFlag(parsed.flags, '--browser-rounds', 1, 50),
       onProfiles: (raw) => (profiles = raw),
       progress: (line) => {
         // One line per round, not per request.
@@ -216,7 +237,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       if (small) throw new UsageError(`--baseline-ref: ${small}`);
       return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     }
-    const record = await measure(options);
+    const record = await measure(options).catch((e: unknown) => rethrowWithSiteHint(e, path.resolve(io.cwd, options.path), io.signal));
     if (profileFormat) {
       const raw = profiles[profileContext];
       if (!raw?.length) throw new MeasureError(`--profile: ${profileContext} could not be measured, so it has no profile`, 7);
@@ -258,7 +279,7 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
     component = await detectComponent(path.resolve(io.cwd, options.path), io.signal);
   } catch (err) {
     if (io.signal?.aborted) throw io.signal.reason instanceof MeasureError ? io.signal.reason : new MeasureError('interrupted', 6);
-    if (err instanceof ComponentNotFoundError) throw new MeasureError(err.message, 2);
+    if (err instanceof ComponentNotFoundError) return rethrowWithSiteHint(new MeasureError(err.message, 2), path.resolve(io.cwd, options.path), io.signal);
     throw err;
   }
   // The folder that is copied (or the single file's folder) is the one extracted at REF.

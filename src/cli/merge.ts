@@ -11,6 +11,7 @@ import { parseOptions, UsageError, type CliIo } from './scan';
 export const MERGE_USAGE = `Usage: wp-bench merge FILE... [--json | --format table|json|markdown|html]
   Puts the JSON records of \`wp-bench measure SITE --site --shard K/N --json\` (all N shards, each once) into one site
   record: the stack from shard 1, each component from the shard that measured it, the sum of the parts added up again.
+  A single record of \`measure SITE --site --json\` (without --shard) is shown again as it is, in any format.
 
 Exit codes: 0 merged, 2 usage, or the records are not all N shards of one run on one set-up (or one is not of the
 shape \`measure --site --shard K/N --json\` writes: the file and the field are named).`;

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { uiPlainText } from '../core/present/format';
 import { apiBenchmarked, localGradeText, measurableSource } from '../core/present/local';
 import { probePhp, phpVersionOk } from '../core/measure/machine/environment';
-import { MeasureChildError, measureChildEnv, runMeasureChild } from '../core/measure/child';
+import { MeasureChildError, instructionsSkipped, measureChildEnv, measureLocallyArgs, runMeasureChild } from '../core/measure/child';
 import { detectComponent } from '../core/measure/component/component';
 import type { LocalRecord } from '../core/measure/record/method';
 import type { ComponentKind } from '../core/model';
@@ -69,6 +69,7 @@ export class MeasureCommand {
   /** Another run in progress (Measure Site Locally), if any: one measurement at a time on this machine. */
   busyWith: () => string | undefined = () => undefined;
   private runtimeMessageShown = false;
+  private instructionsMessageShown = false;
 
   /** The user has agreed once to run a component's PHP (asked the first time). */
   get consented(): boolean {
@@ -118,6 +119,7 @@ export class MeasureCommand {
     const running: RunningMeasure = { slug: t.slug, steps: [], cancel: () => ac.abort() };
     this.running = running;
     let hash: string | undefined;
+    const wantInstructions = vscode.workspace.getConfiguration('wpBench').get<boolean>('measure.instructions', true) !== false;
     try {
       const record = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: this.profile ? vscode.l10n.t('WP Bench: profiling {0} locally', t.name) : vscode.l10n.t('WP Bench: measuring {0} locally', t.name), cancellable: true },
@@ -140,8 +142,9 @@ export class MeasureCommand {
             // No API key, no editor variables: the child needs PATH, HOME and where to keep its cache.
             env: measureChildEnv(process.env, { WPBENCH_CACHE_DIR: this.context.globalStorageUri.fsPath }),
             signal: ac.signal,
-            // Always with its findings (at their lines in the editor; a findings pass after the timed rounds).
-            extraArgs: this.profile ? ['--profile', '--findings'] : ['--findings'],
+            // Always with its findings (at their lines in the editor; a findings pass after the timed rounds), and its
+            // CPU instructions where the setting asks and the machine has Valgrind.
+            extraArgs: measureLocallyArgs({ profile: this.profile, instructions: wantInstructions }),
             onSpawn: (pid) => (running.childPid = pid),
             onProgress: (line, raw) => {
               const pid = /server pid (\d+)/.exec(raw)?.[1];
@@ -155,6 +158,7 @@ export class MeasureCommand {
         },
       );
       await this.bench.local.set(t.kind, t.slug, t.source, hash!, record);
+      if (wantInstructions && !this.profile) this.sayInstructionsSkipped(running.steps);
       if (this.profile) {
         const flame = vscode.l10n.t('Show Flame Graph');
         void vscode.window
@@ -178,6 +182,14 @@ export class MeasureCommand {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** Instructions asked for and not counted (no Valgrind, or Playground): said once per window, with why and what to install. */
+  private sayInstructionsSkipped(steps: string[]): void {
+    const why = instructionsSkipped(steps);
+    if (!why || this.instructionsMessageShown) return;
+    this.instructionsMessageShown = true;
+    void vscode.window.showInformationMessage(uiPlainText(vscode.l10n.t('WP Bench: CPU instructions were not counted: {0}. The setting wpBench.measure.instructions turns counting off.', why), 600));
   }
 
   /** One message for a missing runtime (never a second while it is on screen), with the way to the README section. */

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { formatCount, plural } from '../core/present/format';
 import { budgetLines } from '../core/report/formats';
 import { accessibleSummary, compareWorstFirst, contextLabel, contextLine, siteTotalLine, summaryText } from '../core/present/outcome';
-import { apiBenchmarked, localAsBenchmark, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/present/local';
+import { apiBenchmarked, localAsBenchmark, localContextLine, localTreeText, measurableSource, mixedSiteTotal, siteSourcesLine } from '../core/present/local';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName, type ScanProblem } from '../core/model';
 import { lensTooltip, topFunctions } from '../core/present/profileLens';
 import { plainText } from '../core/report/plain';
@@ -257,7 +257,9 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
       case 'context': {
         const r = this.contextRecord(node.entry);
         const item = new vscode.TreeItem(contextLabel(node.context), vscode.TreeItemCollapsibleState.None);
-        item.description = r ? contextLine(r, node.context) : '';
+        // A local measurement's line has its CPU instructions beside time when they were counted.
+        const local = apiBenchmarked(this.bench.outcome(node.entry.kind, node.entry.slug)) ? undefined : this.bench.localResult(node.entry.kind, node.entry.slug);
+        item.description = local ? localContextLine(local.record, node.context) : r ? contextLine(r, node.context) : '';
         item.id = `wpBench.c.${node.entry.kind}.${node.entry.slug}.${node.context}`;
         return item;
       }

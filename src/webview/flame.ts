@@ -29,6 +29,12 @@ const elements = new Map<FlameNode, HTMLElement>();
 
 const fill = (template: string, ...args: (string | number)[]) => template.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)] ?? ''));
 const ms = (x: number) => `${x >= 100 ? Math.round(x) : x.toFixed(1)} ms`;
+/** A value in the profile's unit: "30.4 ms", or (a profile by instructions) "1.42 M instr". */
+const value = (x: number) => {
+  if (data.unit !== 'instructions') return ms(x);
+  const [d, u] = x >= 1e9 ? [1e9, 'G'] : x >= 1e6 ? [1e6, 'M'] : x >= 1e3 ? [1e3, 'K'] : [1, ''];
+  return d === 1 ? `${Math.round(x)} instr` : `${(x / d).toPrecision(3)} ${u} instr`;
+};
 
 function tree(): FlameNode | undefined {
   return data.trees?.[context];
@@ -49,7 +55,7 @@ function describe(node: FlameNode): string {
   const root = tree()!;
   const share = root.v > 0 ? `${Math.round((node.v / root.v) * 1000) / 10} %` : '—';
   const where = node.c && node.f ? fill(data.labels.openable, `${node.n} · ${node.f}`, node.l ?? 0) : node.f && node.f !== node.n.replace(/^\(file\) /, '') ? `${label(node)} · ${node.f}` : label(node);
-  return fill(data.labels.detail, where, ms(node.v), share);
+  return fill(data.labels.detail, where, value(node.v), share);
 }
 
 function visibleChildren(node: FlameNode, scale: number): FlameNode[] {

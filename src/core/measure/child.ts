@@ -51,6 +51,23 @@ export function progressStep(line: string): string | undefined {
   return t.replace(/ in \/\S+$/, '').replace(/ \(server pid \d+\)$/, '');
 }
 
+/**
+ * The editor's Measure Locally: always with its findings; Profile Locally with --profile; with --instructions when
+ * the setting wpBench.measure.instructions is on (the CLI counts where the machine has Valgrind, else says why).
+ */
+export function measureLocallyArgs(o: { profile: boolean; instructions: boolean }): string[] {
+  return o.profile ? ['--profile', '--findings'] : ['--findings', ...(o.instructions ? ['--instructions'] : [])];
+}
+
+/** Why a run asked for --instructions measured without them ("Valgrind was not found: install …"), from its progress. */
+export function instructionsSkipped(steps: readonly string[]): string | undefined {
+  for (const s of steps) {
+    const why = /^warning: (.*); measured without instructions$/.exec(s.trim())?.[1];
+    if (why) return why;
+  }
+  return undefined;
+}
+
 const isLocalRecord = (v: unknown): v is LocalRecord => (v as LocalRecord)?.source === 'local' && typeof (v as LocalRecord).slug === 'string';
 
 /** `measure PATH --json`: one component's record. */

@@ -3,12 +3,13 @@
 // as measured on this machine, in words a screen reader says ("measured locally, PHP 8.2, WordPress 6.1.9,
 // 2026-11-25"), and never mixed silently with the API's numbers.
 import { shortDatabase } from '../measure/database/database';
-import { formatContext, formatCount, formatMemoryKb, formatMs, instructionsDelta, isWorseThan, plural } from './format';
+import { formatContext, formatCount, formatMemoryKb, formatMs, isWorseThan, plural } from './format';
+import { hasInstructions, instructionsCell, varyingNotice } from './instructions';
 import { l10n } from '../l10n';
 import type { LookupOutcome } from '../lookup/lookupService';
 import type { LocalRecord } from '../measure/record/method';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from '../model';
-import { contextLabel, escapeMarkdown, siteTotal, type SiteTotal } from './outcome';
+import { contextLabel, contextLine, escapeMarkdown, siteTotal, type SiteTotal } from './outcome';
 import type { LocalResult } from '../measure/record/method';
 
 export const MEASURE_COMMAND = 'wpBench.measureLocally';
@@ -44,6 +45,9 @@ export function localWords(r: LocalRecord): string {
 
 /** "≈B local" (the estimated grade, marked), or "local" when the activation context has no figure. */
 export function localGradeText(r: LocalRecord): string {
+  // An add-on measured without its parent that did nothing there: what it needs, not a grade.
+  const needs = r.local.needs;
+  if (needs?.did_nothing) return l10n.t('local: did nothing measurable, needs {0}', needs.plugins.length ? needs.plugins.join(', ') : l10n.t('what its notice says'));
   return r.speed_score ? l10n.t('≈{0} local', r.speed_score.grade) : l10n.t('local, no grade');
 }
 
@@ -69,9 +73,15 @@ export function measureLink(kind: ComponentKind, slug: string, label = l10n.t('M
   return `[${escapeMarkdown(label)}](command:${MEASURE_COMMAND}?${args})`;
 }
 
-function cell(m: ContextMeasurement | null): string {
+function cell(m: ContextMeasurement | null, instr: string | null = null): string {
   const f = formatContext(m);
-  return m ? `${f.ttfb} · ${f.memory} · ${f.queries}` : f.ttfb;
+  return m ? `${f.ttfb} · ${f.memory} · ${f.queries}${instr ? ` · ${escapeMarkdown(instr)}` : ''}` : f.ttfb;
+}
+
+/** The tree's line of a local context: "+12.4 ms TTFB · +10 MB · +7 queries", and its instructions when counted. */
+export function localContextLine(r: LocalRecord, c: ContextName): string {
+  const instr = r.contexts[c] ? instructionsCell(r, c) : null;
+  return `${contextLine(localAsBenchmark(r), c)}${instr ? ` · ${instr}` : ''}`;
 }
 
 /**
@@ -84,12 +94,14 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
   const lines: string[] = ['', `**${l10n.t('Measured locally')}** · ${escapeMarkdown(localGradeText(r))} (${l10n.t('estimated by WP Bench, not the API\'s grade')})`, ''];
   if (api) {
     lines.push(`| ${l10n.t('Context')} | ${l10n.t('API: TTFB · memory · queries')} | ${l10n.t('Local: TTFB · memory · queries')} |`, '|:--|--:|--:|');
-    for (const c of CONTEXT_NAMES) lines.push(`| ${contextLabel(c)} | ${cell(api.contexts[c])} | ${cell(rec.contexts[c])} |`);
+    for (const c of CONTEXT_NAMES) lines.push(`| ${contextLabel(c)} | ${cell(api.contexts[c])} | ${cell(rec.contexts[c], instructionsCell(r, c))} |`);
   } else {
-    lines.push(`| ${l10n.t('Context')} | TTFB | ${l10n.t('Memory')} | ${l10n.t('Queries')} |`, '|:--|--:|--:|--:|');
+    // `--instructions`: the CPU instructions beside time, in a column of their own.
+    const instr = hasInstructions(r);
+    lines.push(`| ${l10n.t('Context')} | TTFB | ${l10n.t('Memory')} | ${l10n.t('Queries')} |${instr ? ` ${l10n.t('Instructions')} |` : ''}`, `|:--|--:|--:|--:|${instr ? '--:|' : ''}`);
     for (const c of CONTEXT_NAMES) {
       const f = formatContext(rec.contexts[c]);
-      lines.push(`| ${contextLabel(c)} | ${f.ttfb} | ${f.memory} | ${f.queries} |`);
+      lines.push(`| ${contextLabel(c)} | ${f.ttfb} | ${f.memory} | ${f.queries} |${instr ? ` ${escapeMarkdown(instructionsCell(r, c) ?? '–')} |` : ''}`);
     }
   }
   lines.push(...instructionsLines(r));
@@ -112,13 +124,13 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
   return lines;
 }
 
-/** `measure --instructions`: the CPU instructions the component adds per request, under the table; nothing without. */
+/** `measure --instructions`: what the column counts, and the contexts whose counted requests varied; nothing without. */
 function instructionsLines(r: LocalRecord): string[] {
-  const parts = CONTEXT_NAMES.flatMap((c) => {
-    const d = r.contexts[c]?.instructions_delta;
-    return typeof d === 'number' ? [`${contextLabel(c)} ${instructionsDelta(d, r.local.baseline?.[c]?.instructions, r.local.spread?.[c]?.instructions)}`] : [];
-  });
-  return parts.length ? ['', escapeMarkdown(l10n.t('CPU instructions per request (callgrind, exact): {0}', parts.join(' · ')))] : [];
+  if (!hasInstructions(r)) return [];
+  const lines = ['', `_${escapeMarkdown(l10n.t('CPU instructions per request counted with callgrind: exact where time is noisy.'))}_`];
+  const varying = varyingNotice(r, contextLabel);
+  if (varying) lines.push('', escapeMarkdown(`⚠ ${varying}.`));
+  return lines;
 }
 
 export interface LocalTreeText {

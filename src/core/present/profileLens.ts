@@ -7,7 +7,7 @@ import { l10n } from '../l10n';
 import type { LocalResult } from '../measure/record/method';
 import type { FunctionCost } from '../measure/profile/types';
 import { CONTEXT_NAMES, type ContextName } from '../model';
-import { plural } from './format';
+import { formatInstructions, plural } from './format';
 import { contextLabel } from './outcome';
 
 /** One function of the component with its figures in each context it was seen in. */
@@ -18,8 +18,10 @@ export interface ProfiledFunction {
   line: number;
   hooks: string[];
   contexts: Partial<Record<ContextName, FunctionCost>>;
-  /** the largest inclusive time of its contexts, ms */
+  /** the largest inclusive time of its contexts, ms (instructions in a profile by instructions) */
   maxMs: number;
+  /** what its figures count (`measure --profile --instructions`: 'instructions') */
+  unit?: 'ms' | 'instructions';
 }
 
 export interface LensSpec {
@@ -31,6 +33,8 @@ export interface LensSpec {
 }
 
 const ms = (x: number) => `${x >= 100 ? Math.round(x) : x.toFixed(1)} ms`;
+/** A figure of the profile in its unit: "30.4 ms", "1.42 M instr". */
+const cost = (x: number, unit: 'ms' | 'instructions' | undefined) => (unit === 'instructions' ? formatInstructions(x) : ms(x));
 
 /** The profile's functions merged across contexts (one entry per file and defining line). */
 export function profiledFunctions(local: LocalResult): ProfiledFunction[] {
@@ -41,7 +45,7 @@ export function profiledFunctions(local: LocalResult): ProfiledFunction[] {
     for (const f of p.contexts[ctx]?.functions ?? []) {
       const key = `${f.file}:${f.line}:${f.function}`;
       let e = by.get(key);
-      if (!e) by.set(key, (e = { function: f.function, file: f.file, line: f.line, hooks: [], contexts: {}, maxMs: 0 }));
+      if (!e) by.set(key, (e = { function: f.function, file: f.file, line: f.line, hooks: [], contexts: {}, maxMs: 0, ...(p.unit ? { unit: p.unit } : {}) }));
       e.contexts[ctx] = f;
       e.maxMs = Math.max(e.maxMs, f.ms);
       for (const h of f.hooks) if (!e.hooks.includes(h)) e.hooks.push(h);
@@ -61,7 +65,7 @@ export function lensTitle(f: ProfiledFunction, stale: boolean): string {
     const x = f.contexts[c]!;
     const n = Math.round(x.queries * 10) / 10;
     const q = n > 0 ? ` · ${plural(n, l10n.t('1 query'), l10n.t('{0} queries', n))}` : '';
-    return `${contextLabel(c)} +${ms(x.ms)}${q}`;
+    return `${contextLabel(c)} +${cost(x.ms, f.unit)}${q}`;
   });
   const text = parts.join(' · ');
   return stale ? l10n.t('{0} (stale: edited since it was profiled)', text) : text;
@@ -74,14 +78,20 @@ export function lensTooltip(f: ProfiledFunction, local: LocalResult): string {
     const x = f.contexts[c];
     lines.push(
       x
-        ? l10n.t('{0}: {1} per request (its own {2}), {3} queries', contextLabel(c), ms(x.ms), ms(x.self_ms), Math.round(x.queries * 10) / 10)
+        ? l10n.t('{0}: {1} per request (its own {2}), {3} queries', contextLabel(c), cost(x.ms, p.unit), cost(x.self_ms, p.unit), Math.round(x.queries * 10) / 10)
         : p.contexts[c]
-          ? l10n.t('{0}: not seen (under {1} ms per request)', contextLabel(c), p.period_ms)
+          ? p.unit === 'instructions'
+            ? l10n.t('{0}: not run', contextLabel(c))
+            : l10n.t('{0}: not seen (under {1} ms per request)', contextLabel(c), p.period_ms)
           : l10n.t('{0}: not measured', contextLabel(c)),
     );
   }
   lines.push(f.hooks.length ? l10n.t('Runs on: {0}', f.hooks.join(', ')) : l10n.t('Runs on: no hook seen (called directly)'));
-  lines.push(l10n.t('Profiled locally ({0}, {1} requests per context): inclusive wall-clock time per request.', p.profiler, p.rounds));
+  lines.push(
+    p.unit === 'instructions'
+      ? l10n.t('Profiled locally ({0}, {1} requests per context): inclusive CPU instructions per request, the same on a repeat.', p.profiler, p.rounds)
+      : l10n.t('Profiled locally ({0}, {1} requests per context): inclusive wall-clock time per request.', p.profiler, p.rounds),
+  );
   if (local.stale) lines.push(l10n.t('Stale: its files changed since it was profiled.'));
   return lines.join('\n');
 }

@@ -5,13 +5,16 @@ import { l10n } from '../l10n';
 import type { ComponentKind, ContextName } from '../model';
 import { shortDatabase } from '../measure/database/database';
 import { notCounted, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRun/siteRecord';
-import { inNoise } from '../measure/siteRun/sitePlan';
-import { formatMs, signedKb, signedMs, signedQueries } from './format';
+import { countInNoise, inNoise } from '../measure/siteRun/sitePlan';
+import { formatInstructions, formatMs, signedKb, signedMs, signedQueries } from './format';
 import { contextLabel, escapeMarkdown } from './outcome';
 
 /** "+12 ms · +1.2 MB · +3 queries", or "not measured". */
 export function figuresText(f: Figures | null | undefined): string {
-  return f ? `${signedMs(f.ttfb_delta_ms)} · ${signedKb(f.memory_delta_kb)} · ${signedQueries(f.queries_delta)}` : l10n.t('not measured');
+  if (!f) return l10n.t('not measured');
+  const n = countInNoise(f);
+  const instr = n === undefined ? '' : ` · ${n ? l10n.t('{0} (within noise)', `±${formatInstructions(Math.abs(f.instructions_delta!))}`) : formatInstructions(f.instructions_delta!, true)}`;
+  return `${signedMs(f.ttfb_delta_ms)} · ${signedKb(f.memory_delta_kb)} · ${signedQueries(f.queries_delta)}${instr}`;
 }
 
 /** "+12 ms, +1.2 MB" (time and memory: a tree description's room), or "not measured". */

@@ -7,6 +7,7 @@ import { escapeHtml, markdownLinkTarget } from '../present/outcome';
 import { plainText, problemsSummary } from './plain';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, totalSources, type ComponentVerdict, type Judgement } from './judge';
 import { budgetColumn, contextCells, problemPlace, problemsExplanation, statusText, totalCells, verdictLine, type RenderOptions } from './formats';
+import { instructionsShown, instructionsText, varyingNotices } from './reportText';
 import { siteHtmlSection } from './siteFormats';
 import { htmlHead } from './htmlPage';
 
@@ -95,13 +96,17 @@ export function toHtml(j: Judgement, opts: HtmlOptions = {}): string {
 
   out.push('<h2>Plugins and themes, worst first</h2>');
   if (j.components.length) {
-    out.push(`<table class="components"><thead><tr><th scope="col">Grade</th><th scope="col" class="name">Plugin or theme</th><th scope="col">Kind</th><th scope="col">TTFB (${CONTEXT_LABEL[ctx]})</th><th scope="col">Memory</th><th scope="col">Queries</th><th scope="col">Status</th></tr></thead><tbody>`);
+    // check --measure-local --instructions: the CPU instructions a local measurement counted, beside its time.
+    const instr = instructionsShown(j, ctx);
+    out.push(`<table class="components"><thead><tr><th scope="col">Grade</th><th scope="col" class="name">Plugin or theme</th><th scope="col">Kind</th><th scope="col">TTFB (${CONTEXT_LABEL[ctx]})</th><th scope="col">Memory</th><th scope="col">Queries</th>${instr ? '<th scope="col">Instructions</th>' : ''}<th scope="col">Status</th></tr></thead><tbody>`);
     for (const v of j.components) {
       const c = contextCells(v, ctx);
       const grade = v.state === 'benchmarked' && v.source === 'api' ? `${escapeHtml(v.grade ?? '?')}${v.score !== null ? ` <span class="note">(${escapeHtml(String(v.score))})</span>` : ''}` : '–';
-      out.push(`<tr${v.failed ? ' class="fail"' : ''}><td class="grade">${grade}</td><td class="name">${componentCell(v)}</td><td>${v.kind}</td><td>${escapeHtml(c.ttfb)}</td><td>${escapeHtml(c.memory)}</td><td>${escapeHtml(c.queries)}</td><td${v.source === 'local' ? ' class="local"' : ''}>${escapeHtml(`${v.failed ? 'FAIL' : statusText(v)}${v.stale ? ' (stale)' : ''}`)}</td></tr>`);
+      out.push(`<tr${v.failed ? ' class="fail"' : ''}><td class="grade">${grade}</td><td class="name">${componentCell(v)}</td><td>${v.kind}</td><td>${escapeHtml(c.ttfb)}</td><td>${escapeHtml(c.memory)}</td><td>${escapeHtml(c.queries)}</td>${instr ? `<td>${escapeHtml(instructionsText(v, ctx))}</td>` : ''}<td${v.source === 'local' ? ' class="local"' : ''}>${escapeHtml(`${v.failed ? 'FAIL' : statusText(v)}${v.stale ? ' (stale)' : ''}`)}</td></tr>`);
     }
     out.push('</tbody></table>');
+    const varying = varyingNotices(j);
+    if (varying.length) out.push('<ul class="varying">', ...varying.map(({ v, text }) => `<li>${escapeHtml(plainText(v.name ?? v.slug, 60))}: ${escapeHtml(text)}.</li>`), '</ul>');
   } else {
     out.push('<p>No plugins or themes were found.</p>');
   }

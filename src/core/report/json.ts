@@ -2,12 +2,25 @@
 import { CONTEXT_NAMES, isoTime } from '../model';
 import { totalSources, type ComponentVerdict, type Finding, type Judgement } from './judge';
 import type { RenderOptions } from './reportText';
+import type { LocalRecord } from '../measure/record/method';
 
 /** Version of the JSON shape; bumped only on an incompatible change. */
 export const JSON_REPORT_VERSION = 1;
 
 function contextsJson(v: ComponentVerdict) {
   return v.contexts ? Object.fromEntries(CONTEXT_NAMES.map((c) => [c, v.contexts![c] ? { ...v.contexts![c]! } : null])) : null;
+}
+
+/** `check --measure-local --instructions`: how the counts were taken, the contexts that varied, and each context's figures. */
+function instructionsJson(r: LocalRecord) {
+  const how = r.local.instructions!;
+  const contexts = Object.fromEntries(
+    CONTEXT_NAMES.map((c) => {
+      const delta = r.contexts[c]?.instructions_delta;
+      return [c, typeof delta === 'number' ? { delta, clean: r.local.baseline[c]?.instructions ?? null, spread: r.local.spread[c]?.instructions ?? null } : null];
+    }),
+  );
+  return { ...how, varying: how.varying ?? [], contexts };
 }
 
 function componentJson(v: ComponentVerdict, findings: Finding[]) {
@@ -25,7 +38,7 @@ function componentJson(v: ComponentVerdict, findings: Finding[]) {
     synthetic: v.synthetic,
     unknownReason: v.unknownReason ?? null,
     source: v.source,
-    local: v.local ? { label: v.localLabel, runtime: v.local.local.runtime, php_version: v.local.local.php_version, wordpress_version: v.local.local.wordpress_version, measured_at: v.local.benchmarked_at, rounds: v.local.local.rounds, database: v.local.local.database ?? null, estimated_grade: v.local.speed_score?.grade ?? null, ...(v.local.findings ? { findings: v.local.findings, findings_root: v.local.findings_root ?? null } : {}) } : null,
+    local: v.local ? { label: v.localLabel, runtime: v.local.local.runtime, php_version: v.local.local.php_version, wordpress_version: v.local.local.wordpress_version, measured_at: v.local.benchmarked_at, rounds: v.local.local.rounds, database: v.local.local.database ?? null, estimated_grade: v.local.speed_score?.grade ?? null, ...(v.local.findings ? { findings: v.local.findings, findings_root: v.local.findings_root ?? null } : {}), ...(v.local.local.instructions ? { instructions: instructionsJson(v.local) } : {}) } : null,
     contexts: contextsJson(v),
     profileUrl: v.profileUrl,
     locations: v.locations.map((l) => ({ file: l.file, line: l.line, column: l.column, source: l.source })),

@@ -7,7 +7,7 @@ import { escapeMarkdown, markdownCode, markdownLink } from '../present/markdownE
 import { plainText, problemsSummary } from './plain';
 import { budgetUnit, CONTEXT_LABEL, METRIC_LABEL, totalSources, type ComponentVerdict, type Judgement } from './judge';
 import { siteMarkdownSection } from './siteFormats';
-import { budgetColumn, contextCells, problemPlace, problemsExplanation, statusText, totalCells, unmeasuredNote, verdictLine, type RenderOptions } from './reportText';
+import { budgetColumn, contextCells, instructionsShown, instructionsText, problemPlace, problemsExplanation, statusText, totalCells, unmeasuredNote, varyingNotices, verdictLine, type RenderOptions } from './reportText';
 
 const GRADE_BADGE: Record<string, string> = { A: '🟢', B: '🟢', C: '🟡', D: '🟠', E: '🔴', F: '🔴' };
 
@@ -34,16 +34,18 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
   const headline = totalCells(j.total.contexts[ctx]).ttfb;
   out.push(`${mdCell(verdictLine(j))} Site total on the ${CONTEXT_LABEL[ctx]}: ${j.total.contexts[ctx].measured ? `**${mdCell(headline)} TTFB**` : headline}.`, '');
   if (j.components.length) {
-    out.push(`| Grade | Plugin or theme | Kind | Version | TTFB (${ctx}) | Memory | Queries | Status |`);
-    out.push('|:--|:--|:--|:--|--:|--:|--:|:--|');
+    // check --measure-local --instructions: the CPU instructions a local measurement counted, beside its time.
+    const instr = instructionsShown(j, ctx);
+    out.push(`| Grade | Plugin or theme | Kind | Version | TTFB (${ctx}) | Memory | Queries |${instr ? ' Instructions |' : ''} Status |`);
+    out.push(`|:--|:--|:--|:--|--:|--:|--:|${instr ? '--:|' : ''}:--|`);
     for (const v of j.components) {
       const c = contextCells(v, ctx);
       const status = `${v.failed ? '**fail**' : v.source === 'local' ? `🖥 ${mdCell(statusText(v))}` : mdCell(statusText(v))}${v.stale ? ' (stale)' : ''}`;
-      out.push(`| ${mdGrade(v)} | ${mdComponent(v)} | ${v.kind} | ${mdCell(plainText(v.version ?? '–', 30))} | ${mdCell(c.ttfb)} | ${mdCell(c.memory)} | ${mdCell(c.queries)} | ${status} |`);
+      out.push(`| ${mdGrade(v)} | ${mdComponent(v)} | ${v.kind} | ${mdCell(plainText(v.version ?? '–', 30))} | ${mdCell(c.ttfb)} | ${mdCell(c.memory)} | ${mdCell(c.queries)} |${instr ? ` ${mdCell(instructionsText(v, ctx))} |` : ''} ${status} |`);
     }
     const t = totalCells(j.total.contexts[ctx]);
     const note = unmeasuredNote(j, ctx);
-    out.push(`| | **Site total** | | | **${mdCell(t.ttfb)}** | **${mdCell(t.memory)}** | **${mdCell(t.queries)}** | ${note ? mdCell(note) : ''} |`);
+    out.push(`| | **Site total** | | | **${mdCell(t.ttfb)}** | **${mdCell(t.memory)}** | **${mdCell(t.queries)}** |${instr ? ' |' : ''} ${note ? mdCell(note) : ''} |`);
   } else {
     out.push('No plugins or themes to check.');
   }
@@ -56,6 +58,8 @@ export function toMarkdown(j: Judgement, opts: RenderOptions = {}): string {
     out.push(`| ${CONTEXT_LABEL[c]} | ${mdCell(x.ttfb)} | ${mdCell(x.memory)} | ${mdCell(x.queries)} | ${t.notMeasured + j.total.unknown} |`);
   }
   out.push('', `${mdCell(`Site total: ${totalSources(j.total)}.`)}${j.counts.local ? ` ${mdCell('🖥 marks local measurements (this machine, not the benchmark API).')}` : ''}`);
+  const varying = varyingNotices(j);
+  if (varying.length) out.push('', ...varying.map(({ v, text }) => `- ⚠️ ${mdCell(plainText(v.name ?? v.slug, 60))}: ${mdCell(text)}.`));
   out.push(...problemsMarkdown(j));
   if (j.budgets.length) {
     out.push('', `| Budget | ${budgetColumn(j)} | Limit | |`, '|:--|--:|--:|:--|');

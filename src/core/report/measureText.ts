@@ -2,8 +2,10 @@
 // `--instructions`, CPU instructions), the run's spread and the clean site's own figures, then what else the run says.
 import { databaseLabel } from '../measure/database/database';
 import { countNoun, formatInstructions, instructionsDelta } from '../present/format';
+import { varyingNotice } from '../present/instructions';
 import { CONTEXTS, type LocalRecord, type MeasureContext } from '../measure/record/method';
 import { textTable } from './plain';
+import { browserLines } from './browserText';
 
 const signed = (n: number, digits = 0) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;
 
@@ -69,13 +71,18 @@ export function measureTable(r: LocalRecord): string {
   for (const [c, e] of dbErr) {
     lines.push(`Warning: ${c}: ${countNoun(e!.per_request, 'database error', 'database errors')} per request that the clean site has not${e!.example ? ` (${e!.example.slice(0, 160)})` : ''}: not representative.`);
   }
+  const needs = l.needs;
   lines.push(
-    r.speed_score
-      ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.`
-      : dbErr.length
-        ? 'No grade: database errors made part of the figures.'
-        : 'No grade: the activation context was not measured.',
+    needs?.did_nothing
+      ? `${needs.note.charAt(0).toUpperCase()}${needs.note.slice(1)}: no grade.`
+      : r.speed_score
+        ? `Grade ${r.speed_score.grade} — estimated by WP Bench (doubling scale from the API's A limits), not the API's grade.`
+        : dbErr.length
+          ? 'No grade: database errors made part of the figures.'
+          : 'No grade: the activation context was not measured.',
   );
+  // An add-on that costs something without its parent: the figures stand, the need is said.
+  if (needs && !needs.did_nothing) lines.push(`Needs: ${needs.note}.`);
   if (l.runtime_note) lines.push(`Note: ${l.runtime_note}.`);
   if (l.must_use) lines.push('Must-use plugin: measured from mu-plugins/, where WordPress loads it on every request; never activated (its "activation" row is the cost of loading it).');
   if (l.parent_theme) lines.push(`Child theme: measured with its parent ${l.parent_theme.name}${l.parent_theme.version ? ` ${l.parent_theme.version}` : ''} (${l.parent_theme.slug}); the figures include the parent's cost.`);
@@ -84,6 +91,9 @@ export function measureTable(r: LocalRecord): string {
   else if (l.sandbox === 'none') lines.push(`Warning: no sandbox${l.sandbox_note ? ` — ${l.sandbox_note}` : ''}.`);
   for (const w of l.warnings ?? []) lines.push(`Warning: ${w}.`);
   lines.push(...instructionsLine(r));
+  lines.push(...browserLines(r));
+  const varying = varyingNotice(r);
+  if (varying) lines.push(`Warning: ${varying}.`);
   lines.push('Deltas of medians against the same clean site without the component (its own medians in CLEAN SITE); "within noise": inside the run\'s spread; KB are KiB (1024 bytes).');
   return lines.join('\n');
 }

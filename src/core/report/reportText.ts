@@ -6,6 +6,7 @@ import type { ContextName } from '../model';
 import type { ContextTotal } from '../present/outcome';
 import type { ComponentDiff } from './diff';
 import { plainText, problemsSummary } from './plain';
+import { instructionsCell, varyingNotice } from '../present/instructions';
 import { budgetMissing, budgetUnit, CONTEXT_LABEL, METRIC_LABEL, type ComponentVerdict, type Judgement, type ReportProblem } from './judge';
 
 export interface RenderOptions {
@@ -25,6 +26,24 @@ export function statusText(v: ComponentVerdict): string {
     default:
       return v.unknownReason === 'limit' ? 'not looked up (limit)' : v.unknownReason === 'time' ? 'not looked up (time limit)' : v.unknownReason === 'timeouts' ? 'not looked up (server too slow)' : v.unknownReason === 'offline' ? 'not cached (offline)' : v.unknownReason === 'local' ? 'not looked up (Update URI)' : v.unknownReason === 'not-a-wordpress-org-slug' ? 'not a wordpress.org slug' : v.unknownReason === 'not-from-wordpress-org' ? 'not looked up (mu-plugin)' : v.unknownReason === 'outside-workspace' ? 'not looked up (outside the workspace)' : v.unknownReason === 'error' ? 'lookup failed' : 'not looked up';
   }
+}
+
+/** `check --measure-local --instructions`: whether a local measurement has instruction counts in the context (the column shows then). */
+export function instructionsShown(j: Judgement, ctx: ContextName): boolean {
+  return j.components.some((v) => v.source === 'local' && instructionsCell(v.local, ctx) !== null);
+}
+
+/** A component's instructions cell: what its local measurement counted in the context, else "–". */
+export function instructionsText(v: ComponentVerdict, ctx: ContextName): string {
+  return (v.source === 'local' && instructionsCell(v.local, ctx)) || '–';
+}
+
+/** The locally measured components whose counted requests varied, each with the notice. */
+export function varyingNotices(j: Judgement): Array<{ v: ComponentVerdict; text: string }> {
+  return j.components.flatMap((v) => {
+    const text = v.source === 'local' && v.local ? varyingNotice(v.local) : null;
+    return text ? [{ v, text }] : [];
+  });
 }
 
 export function contextCells(v: ComponentVerdict, ctx: ContextName): { ttfb: string; memory: string; queries: string } {

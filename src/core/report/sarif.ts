@@ -1,19 +1,17 @@
 // The SARIF 2.1.0 report of a check, for code-scanning UIs: its rules, the findings and the scan's problems at
-// their files, paths relative to the repository root.
+// their files, paths relative to the repository root (in the frame of sarifLog.ts).
 import { plainText } from './plain';
-import { RULES, totalSources, type Finding, type Judgement } from './judge';
+import { RULES, totalSources, type ComponentVerdict, type Finding, type Judgement } from './judge';
+import { CONTEXT_NAMES } from '../model';
+import { instructionsCell } from '../present/instructions';
+import { varyingNotices } from './reportText';
 import { FINDING_KINDS } from '../measure/findings/types';
 import { FINDING_RULES } from './findingsFormats';
+import { sarifLog, type SarifToolOptions } from './sarifLog';
 
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-/** The tool's public page (the npm package the README's `npx wp-bench` runs). */
-export const INFORMATION_URI = 'https://www.npmjs.com/package/wp-bench';
-
-export interface SarifOptions {
+export interface SarifOptions extends SarifToolOptions {
   /** Path of the checked folder inside the repository ('' at the root), prepended to every file. */
   uriPrefix?: string;
-  toolVersion?: string;
-  informationUri?: string;
 }
 
 function artifactUri(prefix: string, file: string): string {
@@ -38,27 +36,17 @@ function sarifText(text: string): string {
   return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
-/** A SARIF 2.1.0 log of one run of WP Bench, paths relative to the repository root (%SRCROOT%). */
-export function sarifLog(rules: unknown[], results: unknown[], properties: Record<string, unknown>, opts: Pick<SarifOptions, 'toolVersion' | 'informationUri'> = {}) {
-  return {
-    $schema: SARIF_SCHEMA,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'WP Bench',
-            informationUri: opts.informationUri ?? INFORMATION_URI,
-            ...(opts.toolVersion ? { version: opts.toolVersion, semanticVersion: opts.toolVersion } : {}),
-            rules,
-          },
-        },
-        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root.' } } },
-        results,
-        properties,
-      },
-    ],
-  };
+/** The rule of a local measurement whose CPU instructions varied between identical requests. */
+const VARYING_RULE = 'instructions-varying';
+
+/** A local measurement's instructions per context ("+1.42 M instr (+0.5 %)") and the contexts that varied; nothing without counts. */
+function localInstructions(v: ComponentVerdict): { instructions?: Record<string, string>; instructionsVarying?: string[] } {
+  if (!v.local?.local.instructions) return {};
+  const instructions = Object.fromEntries(CONTEXT_NAMES.flatMap((c) => {
+    const cell = instructionsCell(v.local, c);
+    return cell ? [[c, cell]] : [];
+  }));
+  return { instructions, instructionsVarying: v.local.local.instructions.varying ?? [] };
 }
 
 export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
@@ -108,7 +96,17 @@ export function toSarif(j: Judgement, opts: SarifOptions = {}): string {
       });
     }
   }
-  const measuredLocally = j.components.filter((v) => v.source === 'local').map((v) => ({ kind: v.kind, slug: v.slug, label: v.localLabel }));
+  // check --measure-local --instructions: a component whose counted requests varied, a note at its declaring line.
+  const varying = varyingNotices(j);
+  if (varying.length) {
+    const text = 'CPU instructions varied between identical requests of a local measurement: work that depends on the time or on the site\'s state, so its instruction figures are not exact there.';
+    const index = rules.push({ id: VARYING_RULE, name: 'InstructionsVarying', shortDescription: { text }, fullDescription: { text }, defaultConfiguration: { level: 'note' }, help: { text } }) - 1;
+    for (const { v, text: notice } of varying) {
+      const at = v.locations[0];
+      results.push({ ruleId: VARYING_RULE, ruleIndex: index, level: 'note', message: { text: sarifText(plainText(`${v.name ?? v.slug}: ${notice}.`, 1000)) }, locations: at ? [location(at)] : [], partialFingerprints: { 'wpBench/v1': `${VARYING_RULE}/${v.kind}/${v.slug}` } });
+    }
+  }
+  const measuredLocally = j.components.filter((v) => v.source === 'local').map((v) => ({ kind: v.kind, slug: v.slug, label: v.localLabel, ...localInstructions(v) }));
   const sarif = sarifLog(rules, results, { passed: !j.failed, context: j.config.context, failOn: j.config.failOn, siteTotal: totalSources(j.total), measuredLocally }, opts);
   return JSON.stringify(sarif, null, 2);
 }

@@ -7,7 +7,7 @@ import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { escapeHtml } from '../present/outcome';
 import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
-import { COMPONENTS_LINE, DROP_IN_REASON, kindLabel, measuredFacts, notCountedLine, notedMembers, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, stackRows } from './siteText';
+import { cleanLine, COMPONENTS_LINE, DROP_IN_REASON, kindLabel, measuredFacts, notCountedLine, notedMembers, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, INSTRUCTIONS_FOOTNOTE, stackRows } from './siteText';
 
 export interface SiteReportOptions {
   /** The site the report is about (its folder's name), shown in the title. */
@@ -48,7 +48,8 @@ export function siteMarkdownSection(r: SiteRecord, stale?: string): string {
   out.push(mdRow(STACK_HEADERS), '|:--|--:|--:|--:|');
   for (const x of stackRows(r)) out.push(mdRow([x.context, escapeMarkdown(x.stack), escapeMarkdown(x.sum), escapeMarkdown(x.difference)]));
   const nc = notCountedLine(r);
-  out.push('', ...(nc ? [escapeMarkdown(nc), ''] : []), escapeMarkdown(DIFFERENCE_NOTE), '');
+  const cl = cleanLine(r);
+  out.push('', ...(nc ? [escapeMarkdown(nc), ''] : []), ...(cl ? [escapeMarkdown(cl), ''] : []), escapeMarkdown(DIFFERENCE_NOTE), '');
   const members = measuredMembers(r);
   out.push(`${escapeMarkdown(COMPONENTS_LINE)}:`, '');
   if (members.length) {
@@ -67,6 +68,7 @@ export function siteMarkdownSection(r: SiteRecord, stale?: string): string {
     for (const d of r.drop_ins_left_out) out.push(`- drop-in ${markdownCode(d)}: ${escapeMarkdown(DROP_IN_REASON)}`);
   }
   out.push('', `<sub>${escapeMarkdown(SITE_FOOTNOTE)}</sub>`);
+  if (r.local.instructions) out.push('', `<sub>${escapeMarkdown(INSTRUCTIONS_FOOTNOTE)}</sub>`);
   return out.join('\n');
 }
 
@@ -92,7 +94,8 @@ export function siteHtmlSection(r: SiteRecord, stale?: string): string {
   out.push(`<table class="stack">${th(STACK_HEADERS)}<tbody>`);
   for (const x of stackRows(r)) out.push(`<tr><th scope="row">${escapeHtml(x.context)}</th><td>${htmlFigures(x.stack)}</td><td>${htmlFigures(x.sum)}</td><td>${htmlFigures(x.difference)}</td></tr>`);
   const nc = notCountedLine(r);
-  out.push('</tbody></table>', ...(nc ? [`<p class="note">${escapeHtml(nc)}</p>`] : []), `<p class="note">${escapeHtml(DIFFERENCE_NOTE)}</p>`);
+  const cl = cleanLine(r);
+  out.push('</tbody></table>', ...(nc ? [`<p class="note">${escapeHtml(nc)}</p>`] : []), ...(cl ? [`<p class="note">${escapeHtml(cl)}</p>`] : []), `<p class="note">${escapeHtml(DIFFERENCE_NOTE)}</p>`);
   const members = measuredMembers(r);
   out.push(`<p>${escapeHtml(COMPONENTS_LINE)}:</p>`);
   if (members.length) {
@@ -115,7 +118,9 @@ export function siteHtmlSection(r: SiteRecord, stale?: string): string {
     for (const d of r.drop_ins_left_out) out.push(`<li>drop-in <code>${escapeHtml(d)}</code>: ${escapeHtml(DROP_IN_REASON)}</li>`);
     out.push('</ul>');
   }
-  out.push(`<p class="note">${escapeHtml(SITE_FOOTNOTE)}</p>`, '</section>');
+  out.push(`<p class="note">${escapeHtml(SITE_FOOTNOTE)}</p>`);
+  if (r.local.instructions) out.push(`<p class="note">${escapeHtml(INSTRUCTIONS_FOOTNOTE)}</p>`);
+  out.push('</section>');
   return out.join('\n');
 }
 

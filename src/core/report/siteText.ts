@@ -2,10 +2,11 @@
 // difference between the stack as it runs and the sum of its parts, the measurement's facts, the members by what
 // they add in the site, and the terminal table. Plain text here: markdown and HTML (siteFormats.ts) escape it.
 import { notCounted, type ContextFigures, type Figures, type SiteComponentResult, type SiteRecord } from '../measure/siteRun/siteRecord';
-import { inNoise } from '../measure/siteRun/sitePlan';
+import { countInNoise, inNoise } from '../measure/siteRun/sitePlan';
 import { databaseLabel } from '../measure/database/database';
 import { CONTEXTS } from '../measure/record/method';
 import { textTable } from './plain';
+import { formatInstructions } from '../present/format';
 
 export const NOT_MEASURED = 'not measured';
 
@@ -19,13 +20,15 @@ const noise = (x: string) => `${x.replace(/^[+-]/, '±')} (within noise)`;
 export const figuresCell = (f: Figures | null | undefined): string => {
   if (!f) return NOT_MEASURED;
   const n = inNoise(f);
-  return `${n.ttfb ? noise(ms(f.ttfb_delta_ms)) : ms(f.ttfb_delta_ms)} · ${n.memory ? noise(kb(f.memory_delta_kb)) : kb(f.memory_delta_kb)} · ${n.queries ? noise(q(f.queries_delta)) : q(f.queries_delta)}`;
+  const instr = f.instructions_delta === undefined ? '' : ` · ${countInNoise(f) ? `±${formatInstructions(Math.abs(f.instructions_delta))} (within noise)` : formatInstructions(f.instructions_delta, true)}`;
+  return `${n.ttfb ? noise(ms(f.ttfb_delta_ms)) : ms(f.ttfb_delta_ms)} · ${n.memory ? noise(kb(f.memory_delta_kb)) : kb(f.memory_delta_kb)} · ${n.queries ? noise(q(f.queries_delta)) : q(f.queries_delta)}${instr}`;
 };
 
 /** The stack as it runs minus the sum of the parts (null when either is not measured). */
 export function figuresDifference(a: Figures | null, b: Figures | null): Figures | null {
   if (!a || !b) return null;
-  return { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta };
+  const instr = a.instructions_delta !== undefined && b.instructions_delta !== undefined ? { instructions_delta: a.instructions_delta - b.instructions_delta } : {};
+  return { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta, ...instr };
 }
 
 export const differenceCell = (a: Figures | null, b: Figures | null): string => {
@@ -55,6 +58,17 @@ export function measuredFacts(r: SiteRecord): string {
   return `${l.runtime} runtime, PHP ${l.php}, WordPress ${l.wordpress}, ${databaseLabel(l.database ?? undefined)}, theme ${l.theme ?? '(none: the baseline theme)'}, ${l.rounds} rounds of ${l.configurations} configurations, ${l.duration_s} s`;
 }
 
+/** "Clean WordPress itself (the baseline): activation 21.3 ms · 2,048 KB · 10 q; …" (undefined in records before it was kept). */
+export function cleanLine(r: SiteRecord): string | undefined {
+  const c = r.site.clean?.contexts;
+  if (!c) return undefined;
+  const one = (ctx: (typeof CONTEXTS)[number]) => {
+    const m = c[ctx];
+    return `${ctx} ${m ? `${m.ttfb_ms.toFixed(1)} ms · ${m.memory_kb.toLocaleString('en-US')} KB · ${m.queries} q` : NOT_MEASURED}`;
+  };
+  return `Clean WordPress itself (the baseline): ${CONTEXTS.map(one).join('; ')}`;
+}
+
 /** "plugin", "must-use" or "theme": how a member's kind reads in every report. */
 export const kindLabel = (x: SiteComponentResult): string => (x.must_use ? 'must-use' : x.kind);
 
@@ -74,7 +88,9 @@ export const notedMembers = (r: SiteRecord): SiteComponentResult[] => r.componen
 export const MUST_USE_LINE = 'Must-use plugins in the stack, not measured apart in this version (the sum of the parts leaves them out)';
 export const COMPONENTS_LINE = 'Each component, by what it adds in this site (the stack against the stack without it) and what it costs alone';
 export const DROP_IN_REASON = 'drop-ins are not measured (a cache or database drop-in changes what every request does)';
-export const SITE_FOOTNOTE = 'Deltas of medians against the same clean site (no plugin, the baseline theme); "in this site": the stack against the stack without it (a theme: with the baseline theme instead); "within noise": inside the spread of its round-by-round differences; KB are KiB.';
+export const SITE_FOOTNOTE = 'Deltas against the same clean site (no plugin, the baseline theme): TTFB the median of the round-by-round differences, memory and queries of the medians; "in this site": the stack against the stack without it (a theme: with the baseline theme instead); "within noise": inside the spread of its round-by-round differences (TTFB: or its 95 % interval reaching ±1 ms); KB are KiB.';
+
+export const INSTRUCTIONS_FOOTNOTE = 'instr: CPU instructions PHP executes per request (callgrind, opcache warm, every configuration\'s clock set to the same start), the difference of the two configurations\' median counts; "within noise" inside the larger of their max−min ranges or under 0.1 M.';
 
 /** The terminal table of `measure SITE --site` (and of `check --measure-local --site`). */
 export function siteTable(r: SiteRecord): string {
@@ -83,6 +99,7 @@ export function siteTable(r: SiteRecord): string {
     '',
     textTable([['CONTEXT', 'THE STACK, AS IT RUNS', 'SUM OF THE PARTS, EACH ALONE', 'DIFFERENCE'], ...stackRows(r).map((x) => [x.context, x.stack, x.sum, x.difference])]),
     ...(notCountedLine(r) ? [notCountedLine(r)!] : []),
+    ...(cleanLine(r) ? [cleanLine(r)!] : []),
     '',
     `${COMPONENTS_LINE}:`,
   ];
@@ -102,6 +119,11 @@ export function siteTable(r: SiteRecord): string {
     out.push('', 'State-dependent (queries or memory changed between rounds; figures that use these configurations are not reliable):');
     for (const d of r.state_dependent) out.push(`  ${d.config}, ${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB`);
   }
+  if (r.instructions_varying?.length) {
+    out.push('', 'Counted work that varied (instructions changed from one counted request to the next: something depends on the time or on its own state):');
+    for (const v of r.instructions_varying) out.push(`  ${v.config}, ${v.context}: ${formatInstructions(v.counts[0])} – ${formatInstructions(v.counts[1])}`);
+  }
   out.push('', SITE_FOOTNOTE);
+  if (r.local.instructions) out.push(INSTRUCTIONS_FOOTNOTE);
   return out.join('\n');
 }

@@ -7,7 +7,7 @@ import type { ComponentDiff } from './diff';
 import { pad, plainText, textTable } from './plain';
 import { CONTEXT_LABEL, totalSources, type Judgement } from './judge';
 import { siteTable } from './siteText';
-import { budgetLines, contextCells, NO_MEASUREMENT, problemLines, statusText, totalCells, unmeasuredNote, verdictLine, type RenderOptions } from './reportText';
+import { budgetLines, contextCells, instructionsShown, instructionsText, NO_MEASUREMENT, problemLines, statusText, totalCells, unmeasuredNote, varyingNotices, verdictLine, type RenderOptions } from './reportText';
 
 export function toTable(j: Judgement, opts: RenderOptions = {}): string {
   const now = opts.now ?? Date.now();
@@ -17,14 +17,16 @@ export function toTable(j: Judgement, opts: RenderOptions = {}): string {
   if (j.components.length === 0) {
     out.push('No plugins or themes to check.');
   } else {
-    const rows = [['GRADE', 'KIND', 'SLUG', 'VERSION', `TTFB (${ctx})`, 'MEMORY', 'QUERIES', 'STATUS']];
+    // check --measure-local --instructions: the CPU instructions a local measurement counted, beside its time.
+    const instr = instructionsShown(j, ctx);
+    const rows = [['GRADE', 'KIND', 'SLUG', 'VERSION', `TTFB (${ctx})`, 'MEMORY', 'QUERIES', ...(instr ? ['INSTRUCTIONS'] : []), 'STATUS']];
     for (const v of j.components) {
       const c = contextCells(v, ctx);
       const stale = v.stale && v.fetchedAt !== null ? ` (stale, ${formatAge(now - v.fetchedAt)})` : '';
-      rows.push([plainText(v.grade ?? '-', 8), v.kind, v.slug, plainText(v.version ?? '-', 30), c.ttfb, c.memory, c.queries, statusText(v) + stale]);
+      rows.push([plainText(v.grade ?? '-', 8), v.kind, v.slug, plainText(v.version ?? '-', 30), c.ttfb, c.memory, c.queries, ...(instr ? [instructionsText(v, ctx)] : []), statusText(v) + stale]);
     }
     const t = totalCells(j.total.contexts[ctx]);
-    rows.push(['', '', 'SITE TOTAL', '', t.ttfb, t.memory, t.queries, unmeasuredNote(j, ctx) ?? '']);
+    rows.push(['', '', 'SITE TOTAL', '', t.ttfb, t.memory, t.queries, ...(instr ? [''] : []), unmeasuredNote(j, ctx) ?? '']);
     out.push(textTable(rows));
   }
   out.push('');
@@ -35,6 +37,7 @@ export function toTable(j: Judgement, opts: RenderOptions = {}): string {
     out.push(`Site total, ${CONTEXT_LABEL[c]}: ${sums} (${t.measured} measured${t.notMeasured ? `, ${t.notMeasured} not measured` : ''})`);
   }
   out.push(`Site total: ${totalSources(j.total)}.${j.counts.local ? ' Local measurements are marked "measured locally" and are not the benchmark API\'s numbers.' : ''}`);
+  for (const { v, text } of varyingNotices(j)) out.push(`${v.slug}: ${text}.`);
   if (j.site) out.push('', siteTable(j.site), '');
   out.push(...budgetLines(j));
   if (j.counts.ignored) out.push(`${j.counts.ignored} ignored by configuration.`);

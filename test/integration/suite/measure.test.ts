@@ -46,6 +46,12 @@ describe('Measure Locally', function () {
     // An answer an earlier suite queued and no question used would answer our consent question.
     a.clearAnswers();
     await waitFor('the sample site scanned', () => a.bench.components.some((e) => e.slug === 'LayerSlider'));
+    // No instructions counted (wpBench.measure.instructions, on by default): callgrind adds about 20 s to each run, and
+    // the suite's runs must fit its time limit; the hover and tree's instructions are unit-tested (present/local).
+    await vscode.workspace.getConfiguration('wpBench').update('measure.instructions', false, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('wpBench').update('measure.instructions', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('a component without a benchmark offers it in its hover (a command link) and as a tree action', async () => {

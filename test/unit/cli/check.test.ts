@@ -7,6 +7,7 @@ import { DEMO, startEmulator, type Emulator } from '../../../src/emulator/server
 import { assertSarifShape } from '../report/sarifShape';
 import { json, startTestServer, type TestServer } from '../helpers/testServer';
 import { cli, offlineRepo, tmpDir } from '../helpers/cliRun';
+import { measureWarnings } from '../../../src/cli/check';
 
 function composer(packages: string[]): string {
   return JSON.stringify({ require: Object.fromEntries(packages.map((p) => [p, '*'])) }, null, 2);
@@ -387,5 +388,32 @@ describe('check --measure-local --site', () => {
     assert.equal(report.site, undefined);
     assert.deepEqual(report.budgets.map((b: { exceeded: boolean; unknown: number }) => [b.exceeded, b.unknown]), [[false, 1]], 'judged on the sum: akismet unknown');
     assert.equal(report.components[0].state, 'unknown', 'not measured one by one');
+  });
+});
+
+describe('check --measure-local --instructions', () => {
+  it('--instructions without --measure-local is a usage error (exit 2) before anything is scanned or sent; --help lists it', async () => {
+    const { dir, env } = await offlineRepo();
+    const r = await cli(['check', '.', '--offline', '--instructions'], env, dir);
+    assert.equal(r.code, 2, r.err + r.out);
+    assert.match(r.err, /--instructions goes with --measure-local/);
+    assert.equal(r.out, '');
+    assert.equal((await cli(['scan', '.', '--instructions'], env, dir)).code, 2, 'a check option only');
+    assert.match((await cli(['--help'])).out, /^ {2}--instructions {2,}with --measure-local: also count/m);
+  });
+
+  it("the measurement's instruction warnings reach stderr, named, each once: Valgrind missing (with the install command), a varying context", () => {
+    const err: string[] = [];
+    const say = measureWarnings((t) => err.push(t));
+    const valgrind = 'warning: Valgrind was not found: install Valgrind (Debian/Ubuntu: sudo apt install valgrind libfaketime; Fedora: sudo dnf install valgrind libfaketime; macOS: not available); measured without instructions';
+    say('plugin acme')('round 1/9 homepage');
+    say('plugin acme')(valgrind);
+    say('plugin other')(valgrind);
+    say('plugin acme')('warning: CPU instructions varied between identical requests in homepage (by up to 2.00 M instr, 0.7 % of the request): work …');
+    say('plugin acme')('warning: no sandbox (bubblewrap is not installed)');
+    assert.deepEqual(err, [
+      'wp-bench: plugin acme: Valgrind was not found: install Valgrind (Debian/Ubuntu: sudo apt install valgrind libfaketime; Fedora: sudo dnf install valgrind libfaketime; macOS: not available); measured without instructions',
+      'wp-bench: plugin acme: CPU instructions varied between identical requests in homepage (by up to 2.00 M instr, 0.7 % of the request): work …',
+    ]);
   });
 });

@@ -40,3 +40,28 @@ describe('measure --profile: the table', () => {
     assert.equal(withOwn[at + 1], '      7.0 ms  fetch_svg_icon (inc/a.php:7)');
   });
 });
+
+describe('measure --profile --instructions: the table', () => {
+  it('the same lines in instructions: inclusive and own counts per request, "counted", the own threshold at 0.5 % of the request', () => {
+    const r = {
+      profile: {
+        profiler: 'callgrind (valgrind), the component\'s PHP functions by the wpbcg extension',
+        unit: 'instructions',
+        period_ms: 0,
+        rounds: 1,
+        contexts: {
+          activation: null,
+          homepage: { functions: [f('Acme::render', 4_630_000, 2, ['init'], 1_020_000), f('acme_small', 250_000, 0, [], 249_000)], sampled_ms: 41_200_000, component_ms: 4_880_000 },
+          admin: { functions: [], sampled_ms: 52_000_000, component_ms: 0 },
+        },
+      },
+    } as unknown as LocalRecord;
+    const lines = profileLines(r);
+    assert.match(lines[0], /^Where the instructions go \(callgrind .*, 1 counted request per context after a warm-up; inclusive CPU instructions per request/);
+    assert.ok(lines.includes("  homepage: the component's functions on the stack 4.88 M instr of 41.2 M instr counted"), lines.join('\n'));
+    assert.ok(lines.includes('     4.63 M instr  Acme::render (inc/a.php:7) (own 1.02 M instr) · 2 queries · on init'), lines.join('\n'));
+    // 1,000 instructions apart is under 0.5 % of the request: no "own".
+    assert.ok(lines.includes('      250 K instr  acme_small (inc/a.php:7)'), lines.join('\n'));
+    assert.match(lines.find((l) => l.startsWith('  admin'))!, /none of the component's functions ran/);
+  });
+});

@@ -62,3 +62,22 @@ describe('flame graph view', () => {
     assert.match(none.body, /Not profiled yet\. Run WP Bench: Profile Locally\./);
   });
 });
+
+describe('flame graph view of a profile by instructions (--profile --instructions)', () => {
+  it('counts in instructions, says so, and hands the unit to the script', () => {
+    const l = local();
+    const p = l.record.profile!;
+    p.unit = 'instructions';
+    p.period_ms = 0;
+    p.rounds = 1;
+    p.profiler = 'callgrind';
+    p.contexts.admin = { functions: [], sampled_ms: 52_000_000, component_ms: 4_630_000, flame: tree(52_000_000, 4_630_000) };
+    const { body, data } = flameView(l, 'Acme');
+    assert.equal(data.unit, 'instructions');
+    assert.match(body, /Admin: 4\.63 M instr of 52\.0 M instr/);
+    assert.match(body, /callgrind, 1 counted requests per context\. Width: CPU instructions per request/);
+    assert.doesNotMatch(body, /a sample every|0\.05 ms/);
+    assert.match(data.labels.detail, /of the request’s instructions/);
+    assert.equal(flameView(local(), 'Acme').data.unit, undefined, 'a time profile has no unit');
+  });
+});

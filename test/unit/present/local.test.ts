@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { localAsBenchmark, localDiagnosticMessage, localGradeText, localHoverSection, localInlineText, localTreeText, localWords, measurableSource, measureLink, mixedSiteTotal, siteSourcesLine } from '../../../src/core/present/local';
+import { localAsBenchmark, localContextLine, localDiagnosticMessage, localGradeText, localHoverSection, localInlineText, localTreeText, localWords, measurableSource, measureLink, mixedSiteTotal, siteSourcesLine } from '../../../src/core/present/local';
 import type { LookupOutcome } from '../../../src/core/lookup/lookupService';
-import { MeasureChildError, measureChildEnv, progressStep, runMeasureChild } from '../../../src/core/measure/child';
+import { MeasureChildError, instructionsSkipped, measureChildEnv, measureLocallyArgs, progressStep, runMeasureChild } from '../../../src/core/measure/child';
 import type { LocalRecord } from '../../../src/core/measure/record/method';
 import { LocalResults, hashOfPath } from '../../../src/core/session/localResults';
 import type { LocalResult } from '../../../src/core/measure/record/method';
@@ -143,15 +143,60 @@ describe('local records on each surface', () => {
     assert.doesNotMatch(localHoverSection(result({ stale: true }), api, { link: false }).join('\n'), /command:/);
   });
 
-  it('hover: with --instructions counts, a line of CPU instructions per request under the table; none without', () => {
-    assert.doesNotMatch(localHoverSection(result(), undefined, { link: false }).join('\n'), /instr/);
+  /** result() with --instructions counts: activation inside the spread, homepage +1.42 M of 290 M, admin not measured. */
+  const counted = (varying?: ('activation' | 'homepage' | 'admin')[]) => {
     const r = result();
     r.record.contexts.homepage = { ...r.record.contexts.homepage!, instructions_delta: 1_420_000 };
     r.record.contexts.activation = { ...r.record.contexts.activation!, instructions_delta: 12_000 };
     r.record.local.baseline = { activation: { ttfb_ms: 30, memory_kb: 4000, queries: 10, instructions: 250_000_000 }, homepage: { ttfb_ms: 40, memory_kb: 4000, queries: 10, instructions: 290_000_000 }, admin: null };
     r.record.local.spread = { activation: { ttfb_ms: 1, memory_kb: 0, queries: 0, instructions: 20_000 }, homepage: { ttfb_ms: 1, memory_kb: 0, queries: 0, instructions: 20_000 }, admin: null };
-    const hover = localHoverSection(r, undefined, { link: false }).join('\n');
-    assert.match(hover, /^CPU instructions per request \(callgrind, exact\): Activation ±12\.0 K instr \(within noise\) · Homepage \+1\.42 M instr \(\+0\.5 %\)$/m);
+    r.record.local.instructions = { counter: 'callgrind', opcache: 'warm', clock: 'set', rounds: 3, ...(varying ? { varying } : {}) };
+    return r;
+  };
+
+  it('hover: with --instructions counts, an Instructions column beside time (in the Local cell beside the API); none without', () => {
+    assert.doesNotMatch(localHoverSection(result(), undefined, { link: false }).join('\n'), /instr/);
+    const hover = localHoverSection(counted(), undefined, { link: false }).join('\n');
+    assert.match(hover, /^\| Context \| TTFB \| Memory \| Queries \| Instructions \|$/m);
+    assert.match(hover, /^\| Activation \| 1\.5 ms \| 8\.8 MB \| 6 \| ±12\.0 K instr \(within noise\) \|$/m);
+    assert.match(hover, /^\| Homepage \| 12\.4 ms \| 10 MB \| 7 \| \\\+1\.42 M instr \(\+0\.5 %\) \|$/m);
+    assert.match(hover, /^\| Admin \| not measured \| not measured \| not measured \| – \|$/m);
+    assert.match(hover, /CPU instructions per request counted with callgrind: exact where time is noisy/);
+    const api = localAsBenchmark(localRecord({ contexts: { activation: null, homepage: { ttfb_delta_ms: 3, memory_delta_kb: 1024, queries_delta: 1 }, admin: null } }));
+    assert.match(localHoverSection(counted(), api, { link: false }).join('\n'), /^\| Homepage \| 3(\.0)? ms · 1(\.0)? MB · 1 \| 12\.4 ms · 10 MB · 7 · \\\+1\.42 M instr \(\+0\.5 %\) \|$/m);
+  });
+
+  it('hover: a context whose counted requests varied is said under the table, with its spread', () => {
+    assert.doesNotMatch(localHoverSection(counted([]), undefined, { link: false }).join('\n'), /varied/);
+    const hover = localHoverSection(counted(['homepage']), undefined, { link: false }).join('\n');
+    assert.match(hover, /^⚠ CPU instructions varied between identical requests in Homepage \(by up to 20\.0 K instr, 0\.01 % of the request\): work that depends on the time/m);
+  });
+
+  it("tree: a local context's line has its instructions beside time; none without counts", () => {
+    assert.equal(localContextLine(counted().record, 'homepage'), '+12.4 ms TTFB · +10 MB · +7 queries · +1.42 M instr (+0.5 %)');
+    assert.equal(localContextLine(counted().record, 'admin'), 'not measured');
+    assert.equal(localContextLine(result().record, 'homepage'), '+12.4 ms TTFB · +10 MB · +7 queries');
+  });
+
+  it('Measure Locally\'s arguments: --findings always, --profile when profiling, --instructions when the setting is on', () => {
+    assert.deepEqual(measureLocallyArgs({ profile: false, instructions: true }), ['--findings', '--instructions']);
+    assert.deepEqual(measureLocallyArgs({ profile: false, instructions: false }), ['--findings']);
+    assert.deepEqual(measureLocallyArgs({ profile: true, instructions: true }), ['--profile', '--findings']);
+  });
+
+  it('why instructions were not counted, from the run\'s progress: Valgrind missing with the command to install it; else nothing', () => {
+    const steps = ['building a throwaway site', 'warning: Valgrind was not found: install Valgrind (Debian/Ubuntu: sudo apt install valgrind libfaketime; Fedora: sudo dnf install valgrind libfaketime; macOS: not available); measured without instructions', 'round 1/9'];
+    assert.equal(instructionsSkipped(steps), 'Valgrind was not found: install Valgrind (Debian/Ubuntu: sudo apt install valgrind libfaketime; Fedora: sudo dnf install valgrind libfaketime; macOS: not available)');
+    assert.equal(instructionsSkipped(['warning: instructions are counted on the native php runtime only (not WordPress Playground); measured without instructions']), 'instructions are counted on the native php runtime only (not WordPress Playground)');
+    assert.equal(instructionsSkipped(['round 1/9', 'counting instructions: 2 sides']), undefined);
+  });
+
+  it('the setting wpBench.measure.instructions: a boolean, on by default, documented in the README', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+    const setting = pkg.contributes.configuration.properties['wpBench.measure.instructions'];
+    assert.equal(setting?.type, 'boolean');
+    assert.equal(setting.default, true);
+    assert.match(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8'), /^\| `wpBench\.measure\.instructions` \| `true` \|/m);
   });
 
   it('the link carries only kind and slug, and escapes its label', () => {

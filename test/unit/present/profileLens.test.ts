@@ -87,3 +87,23 @@ describe('Profile Locally in the editor: CodeLens and tree', () => {
     assert.deepEqual(topFunctions({ ...local(), record: {} } as unknown as LocalResult), [], 'not profiled: nothing');
   });
 });
+
+describe('Profile Locally in the editor: a profile by instructions (--profile --instructions)', () => {
+  it('lenses, tooltips and the tree say instructions, never ms', () => {
+    const l = local();
+    const p = l.record.profile!;
+    p.unit = 'instructions';
+    p.period_ms = 0;
+    p.rounds = 1;
+    p.contexts.homepage!.functions = [fc('Acme_Front::render', 'inc/front.php', 8, 4_630_000, 4, ['template_redirect'])];
+    p.contexts.activation = { functions: [], sampled_ms: 40_000_000, component_ms: 0 };
+    p.contexts.admin = null;
+    const [lens] = profileLenses(l, path.join(ROOT, 'inc', 'front.php'), 'line1\nline2\nline3\nline4\nline5\nline6\nline7\nclass render {}\n');
+    assert.equal(lens!.title, 'Homepage +4.63 M instr · 4 queries');
+    assert.match(lens!.tooltip, /Homepage: 4\.63 M instr per request \(its own 4\.63 M instr\), 4 queries/);
+    assert.match(lens!.tooltip, /Activation: not run/);
+    assert.match(lens!.tooltip, /inclusive CPU instructions per request, the same on a repeat/);
+    assert.doesNotMatch(lens!.tooltip + lens!.title, /\bms\b/);
+    assert.equal(topFunctions(l)[0]!.description, 'Homepage +4.63 M instr · 4 queries — inc/front.php:8');
+  });
+});

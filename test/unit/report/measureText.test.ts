@@ -24,6 +24,14 @@ describe('measure table: instructions beside time', () => {
     assert.match(table, /^admin +not measured +PHP fatal error: boom$/m);
   });
 
+  it('a context whose counted requests varied: a warning naming it with the spread; none when none varied', () => {
+    const r = withInstructions(localRecord('Acme', 12.5, 300, 2), 1_420_000, 2_000_000);
+    r.local.instructions = { ...r.local.instructions!, varying: ['homepage', 'admin'] };
+    assert.match(measureTable(r), /^Warning: CPU instructions varied between identical requests in homepage \(by up to 2\.00 M instr, 0\.7 % of the request\) and admin \(by up to 2\.00 M instr, 0\.7 % of the request\): work that depends on the time or on the site's state .*not exact\.$/m);
+    r.local.instructions = { ...r.local.instructions!, varying: [] };
+    assert.doesNotMatch(measureTable(r), /varied/);
+  });
+
   it('without counts: byte for byte the table of before, no "instr" anywhere', () => {
     const table = measureTable(localRecord('Acme', 12.5, 300, 2, 'fatal'));
     assert.equal(table, beforeInstructions().measureTable);

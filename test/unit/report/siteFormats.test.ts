@@ -73,7 +73,7 @@ describe('report: a site measured as a whole (measure SITE --site --format markd
     assert.ok(item.includes('the stack \\| \\*bold\\* \\`code\\`'), item);
     assert.doesNotMatch(md, /(?<!\\)<script/i, 'no raw HTML from the record');
     assert.match(md, /^- drop-in `wp-content\/object-cache\.php`: drop-ins are not measured/m);
-    assert.match(md, /<sub>Deltas of medians against the same clean site/);
+    assert.match(md, /<sub>Deltas against the same clean site \(no plugin, the baseline theme\): TTFB the median of the round-by-round differences/);
     // The section is the document without its title.
     assert.doesNotMatch(md, /^## /m);
     assert.ok(md.startsWith('### The site as it runs\n'));

@@ -2,14 +2,16 @@
 // text that comes from it made safe to print (measuredText.ts). May import php/ and the scanner's header and PHP
 // readers (src/core/scan); nothing above it.
 //
-// What PATH is: a plugin folder, a plugin's main PHP file, a single-file plugin, a must-use plugin (a file of a
-// mu-plugins folder, or a sub-folder of one with the file that loads it) or a theme folder (a child theme with its
-// parent). Decided from the headers WordPress itself reads (src/core/scan), before anything is installed or started.
+// What PATH is: a plugin folder or its main PHP file, whatever that file is called (the folder is measured), a
+// single-file plugin (a PHP file directly in plugins/), a must-use plugin (a file of a mu-plugins folder, or a
+// sub-folder of one with the file that loads it) or a theme folder (a child theme with its parent). Decided from the
+// headers WordPress itself reads (src/core/scan), before anything is installed or started.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HEADER_BYTES, PLUGIN_HEADER_NAMES, THEME_HEADER_NAMES, parseFileHeaders } from '../../scan/headers';
 import { loadedSubFolders, phpTokens } from '../../scan/php';
 import { pluginFileSlug } from '../../scan/text';
+import { isWordPressOrgSlug } from '../../model';
 import { MAX_LOADER_BYTES } from '../../scan/muplugins';
 import { OWN_MU_PLUGINS } from '../php/phpFiles';
 import { SKIP_NAMES, isInside, readHead, throwIfAborted } from './tree';
@@ -40,6 +42,8 @@ export interface MeasuredComponent {
   muScope?: string | null;
   /** what may make the measurement differ from the installed component (shown with the result) */
   warnings?: string[];
+  /** a plugin's `Requires Plugins:` header (WordPress 6.5+): the wordpress.org slugs of the plugins it needs */
+  requires?: string[];
 }
 
 /** A child theme's parent: the folder its Template header names, beside the child. */
@@ -85,11 +89,41 @@ async function head(file: string, within?: string, signal?: AbortSignal): Promis
   return readHead(file, HEADER_BYTES);
 }
 
+/** The headers read from a plugin's main file: the scan's, and the parents an add-on needs (WordPress 6.5+). */
+const MEASURED_PLUGIN_HEADERS = [...PLUGIN_HEADER_NAMES, 'Requires Plugins'];
+
 async function pluginHeader(file: string, within?: string, signal?: AbortSignal): Promise<Record<string, string> | null> {
   const bytes = await head(file, within, signal);
   if (!bytes) return null;
-  const h = parseFileHeaders(bytes, PLUGIN_HEADER_NAMES);
+  const h = parseFileHeaders(bytes, MEASURED_PLUGIN_HEADERS);
   return h['Plugin Name'] ? h : null;
+}
+
+/**
+ * The `Requires Plugins:` header as WordPress 6.5+ reads it (WP_Plugin_Dependencies::sanitize_dependency_slugs()):
+ * comma-separated wordpress.org slugs, anything else dropped, each once, sorted.
+ */
+export function requiredPlugins(header: string): string[] {
+  return [...new Set(header.split(',').map((s) => s.trim()).filter(isWordPressOrgSlug))].sort();
+}
+
+function requiresOf(h: Record<string, string>): Pick<MeasuredComponent, 'requires'> {
+  const r = requiredPlugins(h['Requires Plugins'] ?? '');
+  return r.length ? { requires: r } : {};
+}
+
+/**
+ * A plugin's PHP file given as PATH is a single-file plugin when it is directly in a folder named plugins (get_plugins()
+ * lists it so), or alone in a folder outside one (nothing else there to load; as before); in any other folder it is
+ * that folder's main file: WordPress loads the folder (plugins/<folder>/<any name>.php), whatever the file is called.
+ */
+async function singleFilePlugin(file: string): Promise<boolean> {
+  const dir = path.dirname(file);
+  if (path.basename(dir) === 'plugins') return true;
+  if (path.basename(path.dirname(dir)) === 'plugins') return false;
+  if (slugOf(path.basename(dir)) === slugOf(path.basename(file))) return false;
+  const others = (await fs.readdir(dir)).filter((e) => e !== path.basename(file) && !e.startsWith('.') && !SKIP_NAMES.has(e));
+  return others.length === 0;
 }
 
 function slugOf(name: string): string {
@@ -173,24 +207,22 @@ async function findComponent(p: string, signal: AbortSignal | undefined, opts: D
     if (path.basename(path.dirname(dir)) === MU_PLUGINS) return mustUseFromFolder(path.dirname(dir), path.basename(dir), signal);
     const h = await pluginHeader(abs, undefined, signal);
     if (!h) throw new ComponentNotFoundError(`${abs} has no "Plugin Name:" header in its first 8 KiB`);
-    // A main file inside its own folder (the folder holds nothing else that is a plugin's main file): copy the folder.
-    const siblings = (await fs.readdir(dir)).filter((f) => /\.php$/i.test(f));
-    const realDir = await fs.realpath(dir);
-    const others = [];
-    for (const f of siblings) if (f !== path.basename(abs) && (await pluginHeader(path.join(dir, f), realDir, signal))) others.push(f);
+    // As get_plugins() finds it: a PHP file directly in plugins/ is a single-file plugin; one in a folder is that
+    // folder's main file, whatever it is called (facetwp/index.php), and WordPress loads the whole folder.
+    const single = opts.like?.kind === 'plugin' && !opts.like.mustUse ? opts.like.singleFile : await singleFilePlugin(abs);
     const folder = path.basename(dir);
-    const ownFolder = others.length === 0 && folder !== 'plugins' && folder !== 'mu-plugins' && (siblings.length > 1 || slugOf(folder) === slugOf(path.basename(abs)));
     return {
       kind: 'plugin',
       // A single file's slug as WordPress.org names it (hello.php is hello-dolly).
-      slug: slugOf(ownFolder ? path.basename(dir) : pluginFileSlug(path.basename(abs))),
+      slug: slugOf(single ? pluginFileSlug(path.basename(abs)) : folder),
       name: h['Plugin Name'],
       version: h.Version || null,
-      source: ownFolder ? dir : abs,
-      singleFile: !ownFolder,
+      source: single ? abs : dir,
+      singleFile: single,
       mainFile: path.basename(abs),
       template: null,
       parent: null,
+      ...requiresOf(h),
     };
   }
   if (!st.isDirectory()) throw new ComponentNotFoundError(`${abs} is neither a file nor a folder`);
@@ -199,11 +231,14 @@ async function findComponent(p: string, signal: AbortSignal | undefined, opts: D
   const entries = await fs.readdir(abs);
   // Only what the copy takes: regular files, or links that stay inside the folder.
   const real = await fs.realpath(abs);
-  // WordPress reads plugin headers from the PHP files at the top of a plugin's folder, in name order.
-  for (const f of entries.filter((e) => /\.php$/i.test(e)).sort()) {
+  // WordPress reads plugin headers from the PHP files at the top of a plugin's folder, in name order; the main file is
+  // <folder>.php when it has one (as the scan names the plugin), or the working tree's for a --baseline-ref snapshot.
+  const preferred = opts.like?.kind === 'plugin' && !opts.like.singleFile ? opts.like.mainFile : `${path.basename(abs)}.php`;
+  const phpFiles = entries.filter((e) => /\.php$/i.test(e)).sort();
+  for (const f of [...phpFiles.filter((e) => e === preferred), ...phpFiles.filter((e) => e !== preferred)]) {
     const h = await pluginHeader(path.join(abs, f), real, signal);
     if (h) {
-      return { kind: 'plugin', slug: slugOf(path.basename(abs)), name: h['Plugin Name'], version: h.Version || null, source: abs, singleFile: false, mainFile: f, template: null, parent: null };
+      return { kind: 'plugin', slug: slugOf(path.basename(abs)), name: h['Plugin Name'], version: h.Version || null, source: abs, singleFile: false, mainFile: f, template: null, parent: null, ...requiresOf(h) };
     }
   }
   if (entries.includes('style.css')) {

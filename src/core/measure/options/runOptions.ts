@@ -45,6 +45,17 @@ export interface MeasureOptions {
    * callgrind (run/instructions.ts); without Valgrind, said, and measured without
    */
   instructions?: boolean;
+  /**
+   * `--browser`: after the server rounds, the homepage of each side loaded in headless Chromium (browser/pass.ts);
+   * native php only; without Chromium, said, and measured without
+   */
+  browser?: boolean;
+  /** `--device`: the browser's network and CPU profile (default desktop) */
+  device?: 'desktop' | 'mobile';
+  /** `--browser-rounds`: loads per side (default BROWSER_ROUNDS) */
+  browserRounds?: number;
+  /** given every browser load as recorded (requests, timings, long tasks, shifts: the waterfall's data) */
+  onBrowserLoads?: (loads: import('../browser/types').BrowserLoad[]) => void;
   /** given what the collector recorded, request by request (`--findings`; the unit tests' recorded data) */
   onFindingsRaw?: (raw: import('../findings/types').RawFindings[]) => void;
   /** profiled requests per context (default PROFILE_ROUNDS) */

@@ -47,7 +47,8 @@ ob_start();
 $error = null;
 if (WPBENCH_KIND === 'plugin') {
   $r = activate_plugin($wpbench_target, '', false, false);
-  if (is_wp_error($r)) $error = $r->get_error_message();
+  // WordPress 6.5+ refuses a plugin whose Requires Plugins are not active (plugin_missing_dependencies).
+  if (is_wp_error($r)) { $error = $r->get_error_message(); $error_code = $r->get_error_code(); }
 } else {
   $theme = wp_get_theme($wpbench_target);
   // As the Themes screen does before switching (WordPress 5.5+): a theme that needs a newer WordPress or PHP is
@@ -69,6 +70,7 @@ echo json_encode(array(
   'queries' => $wpdb->num_queries - $q0,
   'output_bytes' => strlen($out),
   'error' => $error,
+  'error_code' => isset($error_code) ? $error_code : null,
 ));
 `;
 

@@ -104,6 +104,14 @@ export interface FlameNode {
 export interface LocalProfile {
   /** "excimer 1.0.4" */
   profiler: string;
+  /**
+   * What the figures count: 'ms' (absent: the same) wall-clock time sampled by Excimer; 'instructions' (`--profile
+   * --instructions`) CPU instructions counted under callgrind: then every `ms`, `self_ms`, `sampled_ms`,
+   * `component_ms` and flame `v` holds instructions per request, and `period_ms` is 0.
+   */
+  unit?: 'ms' | 'instructions';
+  /** 'instructions': what one call through the profiling extension added on this PHP, per kind, taken out again */
+  call_costs?: number[];
   period_ms: number;
   /** profiled requests per context */
   rounds: number;

@@ -111,6 +111,8 @@ export interface ResultKeyParts {
   /** what held the measured PHP (bubblewrap, none, playground): the record says it */
   sandbox: string;
   findings?: boolean;
+  /** `--browser`: the device and loads per side ("desktop 5") */
+  browser?: string;
   instructions?: boolean;
 }
 
@@ -129,6 +131,7 @@ export function resultKey(p: ResultKeyParts): string {
     ...(p.database ? { database: p.database, tables: 'a database and a user per side' } : {}),
     ...(p.findings ? { findings: 1 } : {}),
     ...(p.instructions ? { instructions: 1 } : {}),
+    ...(p.browser ? { browser: p.browser } : {}),
   });
 }
 

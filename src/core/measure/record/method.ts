@@ -1,5 +1,5 @@
 // record/: the method and what a run returns: the rounds' arithmetic and the LocalRecord (this file), and the cache of
-// records by a hash of the component's files (cache.ts). May import component/, profile/ and findings/'s types (and src/core/model.ts);
+// records by a hash of the component's files (cache.ts), and what an add-on measured without its parent says (needs.ts). May import component/, profile/ and findings/'s types (and src/core/model.ts);
 // nothing above it.
 //
 // The method: per context, N paired rounds of baseline and measured requests; the figure reported is the delta of
@@ -8,6 +8,7 @@
 import type { MeasuredComponent } from '../component/component';
 import type { LocalProfile } from '../profile/types';
 import type { Finding } from '../findings/types';
+import type { BrowserDelta, BrowserFigures, BrowserInfo, BrowserUnavailable } from '../browser/types';
 import { CONTEXT_NAMES, type ComponentKind, type ContextName } from '../../model';
 
 /** The API's three contexts (one list in the model). */
@@ -63,6 +64,8 @@ export interface ContextFigures {
   queries_delta: number;
   /** `--instructions`: CPU instructions PHP executes per request (callgrind, opcache warm), measured − clean medians */
   instructions_delta?: number;
+  /** `--browser` (homepage): what the visitor pays in the browser, with the component − clean (browser/types.ts) */
+  browser?: BrowserDelta;
 }
 
 /** Absolute figures of one side (the baseline's medians) or a spread, in the same units as the deltas. */
@@ -72,6 +75,8 @@ export interface ContextSpread {
   queries: number;
   /** `--instructions`: the clean side's median count (in `baseline`), or the larger range of the two sides' counts (in `spread`) */
   instructions?: number;
+  /** `--browser` (homepage, in `baseline`): the clean side's browser medians */
+  browser?: BrowserFigures;
 }
 
 export function median(xs: number[]): number {
@@ -212,6 +217,22 @@ export interface LocalInfo {
   duration_s: number;
   warnings?: string[];
   cached?: boolean;
+  /** an add-on measured without the plugins it needs (record/needs.ts) */
+  needs?: NeedsInfo;
+  /** `--browser`: how the browser figures were taken, or why there are none */
+  browser?: BrowserInfo | BrowserUnavailable;
+}
+
+/** What the record says of an add-on's parents (`local.needs`, record/needs.ts). */
+export interface NeedsInfo {
+  /** the wordpress.org slugs of its `Requires Plugins:` header (empty when only its notice said it) */
+  plugins: string[];
+  /** its own admin notice saying what it requires, when it has no header */
+  notice?: string;
+  /** every measured figure within noise: no grade */
+  did_nothing: boolean;
+  /** the words every surface shows: "did nothing measurable here — it needs woocommerce (…)" */
+  note: string;
 }
 
 /** How `--instructions` counted (run/instructions.ts). */
@@ -226,6 +247,11 @@ export interface InstructionsInfo {
   clock: 'set' | 'running';
   /** counted requests per context and side, after one warm-up */
   rounds: number;
+  /**
+   * contexts whose counted requests of a side differed by more than 0.05 % of their median (instructionsVarying.ts):
+   * work that depends on the time or on the site's state; absent in older records
+   */
+  varying?: MeasureContext[];
 }
 
 export interface LocalRecord {

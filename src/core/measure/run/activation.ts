@@ -51,6 +51,17 @@ export async function activate(
       7,
     );
   }
+  // WordPress 6.5+ activates no plugin whose Requires Plugins are not active, and a measurement's site holds only the
+  // component: said as such, with the ways to measure it (older cores load it without them, as before 6.5).
+  const code = (hook as { error_code?: unknown }).error_code;
+  delete (hook as { error_code?: unknown }).error_code;
+  if (hook.error && code === 'plugin_missing_dependencies') {
+    const needs = c.requires?.length ? ` (${c.requires.join(', ')})` : '';
+    throw new MeasureError(
+      `WordPress ${wpVersion} refused to activate the ${c.kind}${which} without the plugins its Requires Plugins header names${needs}: ${htmlText(hook.error).replace(/^Error:\s*/, '').replace(/\.(\s.*)?$/, '')}. A measurement's throwaway site holds only the ${c.kind}: measure it in a site with them (wp-bench measure SITE --site), or alone on a WordPress core before 6.5 (--wordpress DIR), where it loads without them`,
+      7,
+    );
+  }
   if (hook.error) {
     throw new MeasureError(
       `WordPress ${wpVersion} refused to activate the ${c.kind}${which}: ${htmlText(hook.error).replace(/\.$/, "")}. To measure it, name a WordPress core and a PHP it supports: --wordpress DIR, --php BIN`,

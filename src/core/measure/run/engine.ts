@@ -12,7 +12,7 @@ import { ComponentNotFoundError, detectComponent, loadingLine, type DetectOption
 import { CONTEXTS, buildRecord, type ContextSamples, type LocalRecord, type MeasureContext, type NullReason } from '../record/method';
 import { PLAYGROUND_NOTE, PLAYGROUND_SITE, PLAYGROUND_WORK } from '../runtime/playgroundRuntime';
 import { ACTIVATE_PATH, buildSite } from '../site/site';
-import { MeasureCache, componentHash } from '../record/cache';
+import { MeasureCache, componentHash, resultKey } from '../record/cache';
 import { TreeLimitError, skippedLine } from '../component/tree';
 import type { PairedTtfb } from '../compare/regression';
 import { DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, abortError, type MeasureOptions } from '../options/runOptions';
@@ -20,11 +20,17 @@ import { findEnvironment, linksAreSafe } from '../runtime/runtimeChoice';
 import { activate } from './activation';
 import { newRoundsState, pairedOf, runRounds } from './rounds';
 import { PROFILE_ROUNDS, checkProfiler, installProfiler, profileRounds, type Profiler } from './profiling';
-import { withOpenSite } from './openSite';
+import { track, withOpenSite } from './openSite';
 import { FINDINGS_NEED_PHP, WRITES_HEADER, findingsPass, installFindings } from './findingsPass';
 import type { DatabaseInfo } from '../database/database';
 import { checkSidesUnchanged, measuredText, ownTables, sideStates, type LiveSite } from '../site/siteClient';
+import { ownNeedsNotice, withNeeds } from '../record/needs';
 import { findCounter, INSTRUCTION_ROUNDS, instructionsPass, withInstructions } from './instructions';
+import { profileByInstructions } from './instructionsProfiling';
+import { varyingContexts, withVarying } from '../record/instructionsVarying';
+import { varyingNotice } from '../../present/instructions';
+import { BROWSER_ROUNDS, browserPass } from '../browser/pass';
+import { withBrowser } from '../browser/figures';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -125,6 +131,8 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const env = await findEnvironment(o);
   // --profile where it cannot run is refused before anything is built (exit 8, with what to install).
   const profilerVersion = o.profile ? await checkProfiler(env.runtime, env.php?.bin, o.env) : undefined;
+  // --browser reaches the site through its gates on the native runtime's server (browser/); refused before anything is built.
+  if (o.browser && env.runtime !== 'php') throw new MeasureError('--browser needs the native php runtime: on WordPress Playground the browser figures are not measured yet (run it with --runtime php: PHP 7.4+, sudo apt install php-cli php-mysql mariadb-server)', 2);
   // o.signal is the deadline measure()/measureCompare() started before detection: it bounds the hashing too.
   if (o.signal?.aborted) throw abortError(o.signal);
 
@@ -134,12 +142,15 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
   const parentHash = component.parent ? await componentHash({ kind: 'theme', source: component.parent.source, singleFile: false }, { signal: o.signal }) : undefined;
   // The database is part of what was measured: a result on SQLite never answers for one on MariaDB.
   const dbKey = env.database.kind === 'server' ? `${env.database.bins.engine} ${env.database.bins.version}` : env.database.kind === 'url' ? `--db ${env.database.url.host}:${env.database.url.port}` : undefined;
-  const cacheKey = MeasureCache.key({ component: hash, ...(parentHash ? { parent: parentHash } : {}), wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, ...(dbKey ? { database: dbKey, tables: 'a database and a user per side' } : {}), ...(o.findings ? { findings: 1 } : {}), ...(o.instructions ? { instructions: 1 } : {}) });
+  // Keyed by what is measured and how, never by the folder's name: an identical copy elsewhere shares the entry.
+  const cacheKey = resultKey({ component: hash, parent: parentHash, wordpress: env.wpVersion, php: env.phpVersion, runtime: env.runtime, rounds, warmup, core: env.core, database: dbKey, sandbox: env.sandbox.name, findings: o.findings, instructions: o.instructions, browser: o.browser ? `${o.device ?? 'desktop'} ${o.browserRounds ?? BROWSER_ROUNDS}` : undefined });
   if (cache && !o.noCache && !refComponent && !o.profile) {
     const hit = await cache.get(cacheKey, component.slug, (l) => progress(`warning: ${l}`));
     if (hit) {
       progress('answered from the cache (same files, WordPress, PHP and runtime)');
-      return { current: { ...hit, local: { ...hit.local, cached: true } } };
+      // Said under this copy's names (the parent theme's folder may be named otherwise too).
+      const parent = component.parent && hit.local.parent_theme ? { parent_theme: { slug: component.parent.slug, name: component.parent.name, version: component.parent.version } } : {};
+      return { current: { ...hit, local: { ...hit.local, ...parent, cached: true } } };
     }
   }
 
@@ -239,6 +250,12 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       refRecord = recordOf(refComponent, 'ref', refHook);
     }
     await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
+    // --browser: the homepage of each side in headless Chromium, after every timed request (browser/pass.ts).
+    if (o.browser) {
+      const b = await browserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, component: { kind: component.kind, slug: component.slug, mustUse: component.mustUse, parent: component.parent ?? undefined }, onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads });
+      if ('unavailable' in b) progress(`warning: ${b.unavailable}; measured without the browser figures`);
+      record = withBrowser(record, b);
+    }
     // --instructions: each side counted under callgrind, after every timed request (a server of its own per side).
     if (o.instructions) {
       const counter = env.runtime === 'php' && env.php ? findCounter(o.env) : { why: 'instructions are counted on the native php runtime only (not WordPress Playground)' };
@@ -246,8 +263,13 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       else {
         const counts = await instructionsPass({ live: running, site, php: env.php!, env: o.env, sandbox: env.sandbox, counter, cookie, sides: refComponent ? ['baseline', 'measured', 'ref'] : ['baseline', 'measured'], onChild: (pid) => o.onResource?.({ pid }), check, progress });
         const how = { counter: 'callgrind' as const, opcache: 'warm' as const, clock: counter.faketime ? ('set' as const) : ('running' as const), rounds: INSTRUCTION_ROUNDS };
-        record = withInstructions(record, counts.measured, counts.baseline, how);
-        if (refRecord) refRecord = withInstructions(refRecord, counts.ref, counts.baseline, how);
+        // A context whose counted requests varied (time-based or state-dependent work) is named and said.
+        const varying = varyingContexts([counts.measured, counts.baseline]);
+        record = withVarying(withInstructions(record, counts.measured, counts.baseline, how), varying);
+        const varyingAtRef = varyingContexts([counts.ref, counts.baseline]);
+        if (refRecord) refRecord = withVarying(withInstructions(refRecord, counts.ref, counts.baseline, how), varyingAtRef);
+        const notice = varyingNotice(record) ?? (refRecord ? varyingNotice(refRecord) : null);
+        if (notice) progress(`warning: ${notice}`);
       }
     }
     // Profiled requests come after every timed one: the figures stay those of unprofiled requests.
@@ -257,6 +279,10 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       const { profile, raw } = await profileRounds(profiler, running, cookie, measured, n, check, progress);
       record = { ...record, profile };
       o.onProfiles?.(raw);
+      // --profile --instructions: the same functions by CPU instructions (instructionsProfiling.ts); with
+      // --baseline-ref both copies keep the time profiles their comparison reads.
+      if (o.instructions && !refComponent) record = { ...record, profile: await profileByInstructions({ live: running, site, php: env.php!, env: o.env, sandbox: env.sandbox, cookie, component, measured, cacheDir: o.cacheDir, onChild: (pid) => o.onResource?.({ pid }), check, progress }, profile) };
+      else if (o.instructions) progress('warning: --profile --instructions with --baseline-ref: both copies are profiled by time, which their comparison reads');
       if (refComponent && refRecord) {
         const atRef = new Set(CONTEXTS.filter((ctx) => !failed.ref[ctx]));
         refRecord = { ...refRecord, profile: (await profileRounds(profiler, running, cookie, atRef, n, check, progress, 'ref')).profile };
@@ -267,6 +293,8 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
       record = { ...record, findings: await findingsPass(findingsDir, running, cookie, measured, component, check, progress, o.onFindingsRaw, new Set(Object.keys(record.local.database_errors ?? {}) as MeasureContext[])) };
     }
+    // An add-on measured without the plugins it needs (its Requires Plugins header, else its own admin notice).
+    record = withNeeds(record, component.requires, component.requires?.length ? undefined : ownNeedsNotice(rs.notices.measured ?? [], rs.notices.baseline ?? []));
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };
     },

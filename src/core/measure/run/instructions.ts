@@ -5,8 +5,9 @@
 //
 // Deterministic by construction: after the timed rounds each side gets a php -S of its own under callgrind (its own
 // sandbox, its own side's requests only), on the same site and that side's own database, with the clock set to the
-// same start on every side (libfaketime "@start": every side's server starts at the pass's start, to the second, and
-// its clock runs from there, so both see the same dates; a clock frozen still hung mysqlnd's waits) and WP-Cron off
+// same start on every side (libfaketime: every side's server starts at the pass's start, to the second, and its clock
+// runs from there at a tenth of real speed, so all see the same dates and a minute's transient outlives the pass; a
+// clock frozen still hung mysqlnd's waits) and WP-Cron off
 // (as in every run). opcache never revalidates files (nothing changes them): a revalidation every 2 s fell on some
 // requests and not others, half a million instructions apart; with it off two identical requests differ by about
 // 4,000 of 30 to 60 million. Each
@@ -50,9 +51,28 @@ export function dumpCount(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The clock's start for libfaketime: now, to the second, in UTC ("@YYYY-MM-DD HH:MM:SS": starts there and runs). */
+/** The clock's start for libfaketime: now, to the second, in UTC ("YYYY-MM-DD HH:MM:SS"). */
 export function clockStart(at: Date): string {
   return at.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * How fast a counted server's clock runs: a tenth of real time. Under callgrind a request takes 40–55 times as long,
+ * and several times more on a busy machine: at real speed a side's pass outlived WordPress's 60-second global-styles
+ * transient now and then, and the request that rebuilt it paid 7.5 M instructions more (a real plugin's identical
+ * requests varied by 19 %). A frozen clock hung mysqlnd's waits; a slow one keeps them finite.
+ */
+export const CLOCK_RATE = 0.1;
+
+/**
+ * The wrapper that starts a counted server's PHP with its clock at `at` (clockStart), running at CLOCK_RATE: an
+ * offset from now (libfaketime's speed applies to offsets, not to "@" start times), so every server started for the
+ * pass, whenever, begins at the same second.
+ */
+export function clockWrap(faketime: string | undefined, at: string, now = Date.now()): string[] {
+  if (!faketime) return [];
+  const offset = Math.round((Date.parse(`${at.replace(' ', 'T')}Z`) - now) / 1000);
+  return ['/usr/bin/env', `LD_PRELOAD=${faketime}`, `FAKETIME=${offset >= 0 ? '+' : ''}${offset} x${CLOCK_RATE}`, 'FAKETIME_DONT_FAKE_MONOTONIC=1'];
 }
 
 interface PassOptions {
@@ -75,7 +95,7 @@ interface PassOptions {
 export async function instructionsPass(o: PassOptions): Promise<InstructionCounts> {
   const rounds = o.rounds ?? INSTRUCTION_ROUNDS;
   const at = clockStart(new Date());
-  o.progress(`counting instructions: ${o.sides.length} sides × ${CONTEXTS.length} contexts × ${rounds} requests under callgrind${o.counter.faketime ? `, each side's clock starting at ${at} UTC` : ' (libfaketime not found: the machine\'s clock, time-based work may vary the counts)'}`);
+  o.progress(`counting instructions: ${o.sides.length} sides × ${CONTEXTS.length} contexts × ${rounds} requests under callgrind${o.counter.faketime ? `, each side's clock starting at ${at} UTC, at a tenth of real speed` : ' (libfaketime not found: the machine\'s clock, time-based work may vary the counts)'}`);
   const out: InstructionCounts = {};
   const queue = [...o.sides];
   const worker = async () => {
@@ -133,7 +153,7 @@ export async function withCountedServer<T>(o: ServerOptions, name: string, at: s
     undefined,
     {
       // The clock's start for PHP alone (the relay beside it waits on real time).
-      wrap: [...(o.counter.faketime ? ['/usr/bin/env', `LD_PRELOAD=${o.counter.faketime}`, `FAKETIME=@${at}`, 'FAKETIME_DONT_FAKE_MONOTONIC=1'] : []), o.counter.valgrind, '--tool=callgrind', '-q', '--zero-before=php_request_startup', '--dump-after=php_request_shutdown', '--dump-instr=no', '--compress-strings=no', `--callgrind-out-file=${path.join(dir, 'cg.%p')}`],
+      wrap: [...clockWrap(o.counter.faketime, at), o.counter.valgrind, '--tool=callgrind', '-q', '--zero-before=php_request_startup', '--dump-after=php_request_shutdown', '--dump-instr=no', '--compress-strings=no', `--callgrind-out-file=${path.join(dir, 'cg.%p')}`],
       env: {},
       // Its own folder for the dumps, seen by this server's sandbox only.
       mounts: [{ path: dir, writable: true }],

@@ -9,13 +9,17 @@ import { MeasureError } from '../options/runOptions';
 import { BOOT_PATH } from '../site/site';
 import { phpErrorText, readProbe, type LiveSite } from '../site/siteClient';
 import { limitError, markLog, newEntries, noteClean, orLimitError, sayEntries } from './phpLog';
+import { adminNotices } from '../record/needs';
 
 export const PATH_URL: Record<MeasureContext, string> = { activation: BOOT_PATH, homepage: '/', admin: '/wp-admin/' };
 
 export type Side = 'baseline' | 'measured' | 'ref';
 
-/** A request's figures or why it failed, and the entries PHP logged during it (`logged`, see phpLog.ts). */
-export type Outcome = ({ ok: Sample } | { fail: NullReason }) & { logged?: string[] };
+/**
+ * A request's figures or why it failed, the entries PHP logged during it (`logged`, see phpLog.ts) and, in the admin
+ * context, the texts of the page's notices (`notices`, record/needs.ts: an add-on saying what it needs).
+ */
+export type Outcome = ({ ok: Sample } | { fail: NullReason }) & { logged?: string[]; notices?: string[] };
 
 /** What the rounds gathered: per context and side, the samples of the measured rounds; per side, the contexts it failed in. */
 export interface RoundsState {
@@ -23,6 +27,8 @@ export interface RoundsState {
   failed: Record<'measured' | 'ref', Partial<Record<MeasureContext, NullReason>>>;
   /** `side:context` of the first requests made (what PHP logged during them is said) */
   firsts: Set<string>;
+  /** per side, the admin page's notices of its first answered admin request */
+  notices: Partial<Record<Side, string[]>>;
 }
 
 export function newRoundsState(): RoundsState {
@@ -30,6 +36,7 @@ export function newRoundsState(): RoundsState {
     samples: Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [], measured: [], ref: [] }])) as unknown as Record<MeasureContext, Record<Side, Sample[]>>,
     failed: { measured: {}, ref: {} },
     firsts: new Set(),
+    notices: {},
   };
 }
 
@@ -55,7 +62,8 @@ export async function requestContext(live: LiveSite, cookie: string, ctx: Measur
   const logged = await newEntries(site);
   const limit = limitError(site, who, logged, probe?.error ?? '');
   if (limit) throw limit;
-  return { ...(await outcomeOf(live, res, probe)), logged };
+  const notices = ctx === 'admin' && res.status === 200 ? { notices: adminNotices(res.body) } : {};
+  return { ...(await outcomeOf(live, res, probe)), logged, ...notices };
 }
 
 async function outcomeOf(live: LiveSite, res: Awaited<ReturnType<LiveSite['get']>>, probe: Awaited<ReturnType<typeof readProbe>>): Promise<Outcome> {
@@ -122,6 +130,7 @@ export async function runRounds(p: RoundsPlan, state: RoundsState, from: number,
           failed[side][ctx] = out.fail;
           continue;
         }
+        if (out.notices && !state.notices[side]) state.notices[side] = out.notices;
         if (!warm) samples[ctx][side].push(out.ok);
       }
     }

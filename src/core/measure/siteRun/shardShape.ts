@@ -93,6 +93,7 @@ function contexts(v: unknown, at: string): Obj {
     optional(fig, 'spread', `${at}.contexts.${ctx}`, (s, sAt) => {
       const sp = object(s, sAt);
       for (const k of ['ttfb_ms', 'memory_kb', 'queries']) finite(sp[k], `${sAt}.${k}`);
+      optional(sp, 'ttfb_interval_ms', sAt, range);
     });
   }
   return o;
@@ -180,7 +181,14 @@ export function siteRecordProblem(v: unknown): string | undefined {
   try {
     prototypeKeys(r);
     optional(r, 'measured_at', '', (x, a) => string(x, a, 100));
-    contexts(r.site, 'site');
+    optional(contexts(r.site, 'site'), 'clean', 'site', (x, a) => {
+      const c = object(object(x, a).contexts, `${a}.contexts`);
+      for (const ctx of CONTEXTS) {
+        if (c[ctx] === null) continue;
+        const m = object(c[ctx], `${a}.contexts.${ctx}`, true);
+        for (const k of ['ttfb_ms', 'memory_kb', 'queries']) finite(m[k], `${a}.contexts.${ctx}.${k}`);
+      }
+    });
     const sum = contexts(r.sum_of_alone, 'sum_of_alone');
     optional(sum, 'not_counted', 'sum_of_alone', (x, a) => {
       for (const [ctx, list] of Object.entries(object(x, a))) array(list, field(a, ctx), MAX_MEMBERS).forEach((s, i) => string(s, `${field(a, ctx)}[${i}]`, 300));

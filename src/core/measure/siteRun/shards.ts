@@ -2,6 +2,7 @@
 // shard measures the clean site and the stack itself, so its deltas stand alone, and every N-th member alone and in
 // the site; merging takes each member from the shard that measured it, the stack from the first shard, and adds the
 // sum of the parts up again.
+import { sumCounted } from './siteCounts';
 import { CONTEXTS, type MeasureContext } from '../record/method';
 import { sumOfParts } from './sitePlan';
 import { printable, siteRecordProblem } from './shardShape';
@@ -15,6 +16,7 @@ export class MergeError extends Error {}
  * PHP, database and theme. The stack is shard 1's (each shard's deltas are against its own stack and clean site);
  * each member comes from the shard that measured it; the sum of the parts is added up again. Each record is checked
  * first (shardShape.ts): what is wrong is said with its name (`names`, e.g. its file; else "record 2") and the field.
+ * A single record measured without --shard (saved earlier) is returned as it is, to be shown again in any format.
  */
 export function mergeSiteRecords(records: readonly unknown[], names: readonly string[] = []): SiteRecord {
   if (!records.length) throw new MergeError('nothing to merge: give the shards\' JSON records (measure SITE --site --shard K/N --json)');
@@ -23,9 +25,11 @@ export function mergeSiteRecords(records: readonly unknown[], names: readonly st
     const problem = siteRecordProblem(r);
     if (problem) throw new MergeError(`${name}: ${problem}`);
     if (!isSiteRecord(r)) throw new MergeError(`${name} is not a site record (measure SITE --site --json)`);
-    if (!r.local.shard) throw new MergeError(`${name} is not a shard's (it was measured without --shard)`);
+    if (!r.local.shard && records.length > 1) throw new MergeError(`${name} is not a shard's (it was measured without --shard)`);
     return r;
   });
+  // A single record measured without --shard (one saved earlier): shown again as it is.
+  if (!recs[0].local.shard) return recs[0];
   const n = recs[0].local.shard!.n;
   const ks = recs.map((r) => r.local.shard!.k).sort((a, b) => a - b);
   if (recs.some((r) => r.local.shard!.n !== n)) throw new MergeError(`the records are shards of different splits (${listed([...new Set(recs.map((r) => `/${r.local.shard!.n}`))])})`);
@@ -54,9 +58,10 @@ export function mergeSiteRecords(records: readonly unknown[], names: readonly st
     ...first,
     components,
     sum_of_alone: {
-      contexts: per((c) => sumOfParts(counted.map((m) => m.alone?.contexts[c]))),
+      contexts: sumCounted(per((c) => sumOfParts(counted.map((m) => m.alone?.contexts[c]))), counted.flatMap((m) => (m.alone ? [m.alone.contexts] : []))),
       not_counted: per((c) => counted.filter((m) => !m.alone?.contexts[c]).map((m) => m.slug)),
     },
+    ...(recs.some((r) => r.instructions_varying?.length) ? { instructions_varying: [...new Map(recs.flatMap((r) => r.instructions_varying ?? []).map((d) => [`${d.config} ${d.context}`, d])).values()] } : {}),
     ...(recs.some((r) => r.state_dependent?.length) ? { state_dependent: [...new Map(recs.flatMap((r) => r.state_dependent ?? []).map((d) => [`${d.config} ${d.context}`, d])).values()] } : {}),
     local: {
       ...first.local,

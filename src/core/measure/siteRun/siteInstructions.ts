@@ -23,7 +23,7 @@ export async function siteInstructionsPass(o: PassOptions): Promise<{ counts: Si
   const warmers = o.configs.filter((c) => c.id === 'clean' || c.id === 'stack');
   const queue = [...o.configs];
   const total = queue.length * CONTEXTS.length;
-  o.progress(`counting instructions: ${o.configs.length} configurations × ${CONTEXTS.length} contexts × ${SITE_INSTRUCTION_ROUNDS} requests under callgrind, on two servers${o.counter.faketime ? `, each one's clock starting at ${at} UTC` : " (libfaketime not found: the machine's clock, time-based work may vary the counts)"}`);
+  o.progress(`counting instructions: ${o.configs.length} configurations × ${CONTEXTS.length} contexts × ${SITE_INSTRUCTION_ROUNDS} requests under callgrind, on two servers${o.counter.faketime ? `, each one's clock starting at ${at} UTC, at a tenth of real speed` : " (libfaketime not found: the machine's clock, time-based work may vary the counts)"}`);
   const counts: SiteCounts = {};
   const varying: VaryingCount[] = [];
   let done = 0;

@@ -4,6 +4,7 @@
 // without it; what it costs alone is it against the clean site; the sum of the parts is the sum of the alones.
 import { CONTEXTS, median, type MeasureContext, type Sample } from '../record/method';
 import { MU_NONE_DIR } from '../php/phpFiles';
+import { lowerBoundRank } from '../compare/regression';
 
 /** A member of the stack: a plugin (by its basename) or the site's theme (stylesheet and template). */
 export interface StackPlugin {
@@ -89,6 +90,13 @@ export const SITE_MIN_ROUNDS = 3;
 export const SITE_ROUNDS = 4;
 /** A TTFB median is settled when its 95 % interval's half-width is at most this share of it (or the 1 ms floor). */
 export const TTFB_SETTLED_SHARE = 0.03;
+/**
+ * A member whose paired TTFB difference reads outside noise, but not far (ttfbUnconfirmed), is asked again with its
+ * baseline, its own TTFB settled or not, until it reads within noise or far outside, or has this many paired rounds
+ * (issue 45; an explicit --rounds is the cap itself). On a machine loaded 5–7 times over its 2 cores, the difference of two medians with the IQR left 13 of
+ * 96 figures of plugins that do nothing outside noise; paired, with the interval and confirmed, 1 of 96 (bench figure 13).
+ */
+export const SITE_CONFIRM_ROUNDS = 6;
 
 /**
  * Whether a configuration's TTFB needs no more rounds: at least `min` of them, and the 95 % interval of the median
@@ -107,22 +115,39 @@ export interface Figures {
   ttfb_delta_ms: number;
   memory_delta_kb: number;
   queries_delta: number;
+  /** `--instructions`: the difference of the two configurations' median instruction counts (siteInstructions.ts) */
+  instructions_delta?: number;
   /**
    * The difference's spread: the interquartile range of its round-by-round differences (both configurations are asked
    * in every round), or for the sum of the parts the root of the parts' squared spreads. A difference inside it (or
-   * under the floor: 1 ms, 16 KB) reads "within noise". Absent in records from before it was kept.
+   * under the floor: 1 ms, 16 KB) reads "within noise". Absent in records from before it was kept. `ttfb_interval_ms`:
+   * the paired TTFB median's 95 % interval; a difference whose interval reaches into the floor reads within noise too.
    */
-  spread?: { ttfb_ms: number; memory_kb: number; queries: number };
+  spread?: { ttfb_ms: number; memory_kb: number; queries: number; instructions?: number; ttfb_interval_ms?: [number, number] };
 }
 
 /** Differences this small are no finding whatever the spread (as `measure` reads one component). */
 export const NOISE_FLOOR = { ttfb_ms: 1, memory_kb: 16 } as const;
 
+/**
+ * `--instructions`: a count difference this small is no finding whatever its spread. WordPress spends 20–40 K
+ * instructions loading any plugin file, one that does nothing (measured here); 100 K is 0.2 % of a bare request and a
+ * thirtieth of the 1 ms TTFB floor's work.
+ */
+export const INSTRUCTIONS_FLOOR = 100_000;
+
+/** Whether a difference's instruction count is inside its spread (or the floor); undefined when it has none. */
+export function countInNoise(f: Figures): boolean | undefined {
+  if (f.instructions_delta === undefined) return undefined;
+  return Math.abs(f.instructions_delta) <= Math.max(f.spread?.instructions ?? 0, INSTRUCTIONS_FLOOR);
+}
+
 /** Whether each part of a difference is inside its spread (or the floor); queries: only when they vary at all. */
 export function inNoise(f: Figures): { ttfb: boolean; memory: boolean; queries: boolean } {
   const sp = f.spread;
   return {
-    ttfb: !!sp && Math.abs(f.ttfb_delta_ms) <= Math.max(sp.ttfb_ms, NOISE_FLOOR.ttfb_ms),
+    // Paired rounds (issue 45): outside only when the median's 95 % interval is clear of the floor, too.
+    ttfb: !!sp && (Math.abs(f.ttfb_delta_ms) <= Math.max(sp.ttfb_ms, NOISE_FLOOR.ttfb_ms) || (!!sp.ttfb_interval_ms && sp.ttfb_interval_ms[0] <= NOISE_FLOOR.ttfb_ms && sp.ttfb_interval_ms[1] >= -NOISE_FLOOR.ttfb_ms)),
     memory: !!sp && Math.abs(f.memory_delta_kb) <= Math.max(sp.memory_kb, NOISE_FLOOR.memory_kb),
     queries: !!sp && sp.queries > 0 && Math.abs(f.queries_delta) <= sp.queries,
   };
@@ -174,20 +199,44 @@ function pairs(a: readonly Sample[], b: readonly Sample[]): Array<[Sample, Sampl
 }
 
 /** The spread of a − b: the IQR of the round-by-round differences (the rounds both were asked in), else the two IQRs added. */
-function spreadOf(a: readonly Sample[], b: readonly Sample[]): NonNullable<Figures['spread']> {
-  const p = pairs(a, b);
+function spreadOf(a: readonly Sample[], b: readonly Sample[], p = pairs(a, b)): NonNullable<Figures['spread']> {
   const of = (f: (x: Sample) => number) => (p ? iqr(p.map(([x, y]) => f(x) - f(y))) : iqr(a.map(f)) + iqr(b.map(f)));
-  return { ttfb_ms: r1(of((x) => x.ttfbMs)), memory_kb: Math.round(of((x) => x.memoryBytes) / 1024), queries: Math.round(of((x) => x.queries)) };
+  const spread = { ttfb_ms: r1(of((x) => x.ttfbMs)), memory_kb: Math.round(of((x) => x.memoryBytes) / 1024), queries: Math.round(of((x) => x.queries)) };
+  if (!p) return spread;
+  // The TTFB median's two-sided 95 % interval, distribution-free (the sign test's order statistics, as --baseline-ref's).
+  const d = p.map(([x, y]) => x.ttfbMs - y.ttfbMs).sort((u, v) => u - v);
+  const k = lowerBoundRank(d.length, 0.025);
+  return { ...spread, ttfb_interval_ms: [r1(d[k - 1]) + 0, r1(d[d.length - k]) + 0] };
 }
 
+/**
+ * Whether a member's configuration ("alone:…", "without:…") needs confirming: its TTFB difference reads outside noise
+ * but not far (at most 3 times its spread or the floor): a difference far outside is decided, one within noise too.
+ */
+export function ttfbUnconfirmed(samples: SiteSamples, id: string, ctx: MeasureContext): boolean {
+  const base = id.startsWith('alone:') ? 'clean' : id.startsWith('without:') ? 'stack' : undefined;
+  const [a, b] = base === 'stack' ? [samples.stack?.[ctx], samples[id]?.[ctx]] : [samples[id]?.[ctx], samples.clean?.[ctx]];
+  const f = base ? diff(medians(a), medians(b), a, b) : null;
+  return !!f?.spread && !inNoise(f).ttfb && Math.abs(f.ttfb_delta_ms) <= 3 * Math.max(f.spread.ttfb_ms, NOISE_FLOOR.ttfb_ms);
+}
+
+/**
+ * a − b. TTFB: the median of the round-by-round differences (issue 45), as its spread is their IQR: one slow ask of
+ * the stack (or the clean site) moves every member's difference in that round alike, and the median of the rounds
+ * leaves it out, where the difference of the two medians carried it into every member (and compared rounds one of the
+ * two was not asked in). Without pairs (records before rounds were kept), the difference of the medians. Memory and
+ * queries (exact): the difference of the medians, as always.
+ */
 function diff(a: Medians | null, b: Medians | null, sa?: readonly Sample[], sb?: readonly Sample[]): Figures | null {
   if (!a || !b) return null;
+  const p = sa?.length && sb?.length ? pairs(sa, sb) : undefined;
+  const ttfb = p ? median(p.map(([x, y]) => x.ttfbMs - y.ttfbMs)) : a.ttfb - b.ttfb;
   // `+ 0` turns a rounded -0 into 0.
   return {
-    ttfb_delta_ms: r1(a.ttfb - b.ttfb) + 0,
+    ttfb_delta_ms: r1(ttfb) + 0,
     memory_delta_kb: Math.round((a.memory - b.memory) / 1024) + 0,
     queries_delta: Math.round(a.queries - b.queries) + 0,
-    ...(sa?.length && sb?.length ? { spread: spreadOf(sa, sb) } : {}),
+    ...(sa?.length && sb?.length ? { spread: spreadOf(sa, sb, p) } : {}),
   };
 }
 
@@ -254,8 +303,17 @@ export function stateDependent(samples: SiteSamples, toleranceKb = 64): StateDep
   return out;
 }
 
+/** A configuration's own medians in a context (the clean site's, kept in the record beside the deltas). */
+export interface OwnMedians {
+  ttfb_ms: number;
+  memory_kb: number;
+  queries: number;
+}
+
 export interface SiteArithmetic {
   site: ContextFigures;
+  /** the clean site's own medians per context (null where it has no samples) */
+  clean: Record<MeasureContext, OwnMedians | null>;
   components: Record<string, { alone: ContextFigures; in_site: ContextFigures }>;
   sum_of_alone: ContextFigures;
   /** Per context, the members whose alone is not measured there: left out of the sum (said beside it). */
@@ -280,7 +338,8 @@ export function siteArithmetic(samples: SiteSamples, members: readonly string[])
   }
   const not_counted = per((c) => members.filter((id) => components[id].alone[c] === null));
   const sum_of_alone = per((c) => sumOfParts(members.map((id) => components[id].alone[c])));
-  return { site: per((c) => d('stack', 'clean', c)), components, sum_of_alone, not_counted };
+  const own = (x: Medians | null): OwnMedians | null => (x ? { ttfb_ms: r1(x.ttfb), memory_kb: Math.round(x.memory / 1024), queries: r1(x.queries) } : null);
+  return { site: per((c) => d('stack', 'clean', c)), clean: per((c) => own(m('clean', c))), components, sum_of_alone, not_counted };
 }
 
 /** The sum of the parts measured (null when none is), its spread the root of the parts' squared spreads. */

@@ -1,8 +1,9 @@
 // What `measure SITE --site` returns (`--json`), as every surface reads it: the stack as it runs against clean
 // WordPress, each component alone and in the site, the sum of the parts. Types and the shape check only, so that
 // reports and the editor's store read a record without importing the run (siteRun.ts).
-import { CONTEXTS, type DatabaseInfo } from '../record/method';
-import type { ContextFigures, Figures, StateDependent } from './sitePlan';
+import { CONTEXTS, type DatabaseInfo, type InstructionsInfo } from '../record/method';
+import type { VaryingCount } from './siteCounts';
+import type { ContextFigures, Figures, OwnMedians, StateDependent } from './sitePlan';
 
 export type { ContextFigures, Figures };
 
@@ -32,13 +33,16 @@ export interface SiteRecord {
   source: 'local';
   /** when it was measured (ISO 8601) */
   measured_at?: string;
-  site: { contexts: ContextFigures };
+  /** `clean`: the clean site's own medians per context (absent in records from before it was kept) */
+  site: { contexts: ContextFigures; clean?: { contexts: Record<keyof ContextFigures, OwnMedians | null> } };
   components: SiteComponentResult[];
   /** `not_counted`: per context, the slugs whose alone is not measured there (not in the sum) */
   sum_of_alone: { contexts: ContextFigures; not_counted?: Partial<Record<keyof ContextFigures, string[]>> };
   drop_ins_left_out: string[];
   /** configurations whose queries or memory changed between rounds (their state moved during the run): named, never averaged away */
   state_dependent?: StateDependent[];
+  /** `--instructions`: configuration contexts whose counted requests did different work (time- or state-dependent): named */
+  instructions_varying?: VaryingCount[];
   local: {
     database: DatabaseInfo | null;
     theme: string | null;
@@ -57,6 +61,8 @@ export interface SiteRecord {
     shard?: { k: number; n: number };
     /** a record merged from N shards (`wp-bench merge`) */
     shards?: number;
+    /** `--instructions`: how the configurations' requests were counted (siteInstructions.ts) */
+    instructions?: InstructionsInfo;
   };
 }
 
@@ -70,12 +76,20 @@ function isContexts(v: unknown): boolean {
   return typeof c === 'object' && c !== null && CONTEXTS.every((k) => c[k] === null || isFigures(c[k]));
 }
 
+/** `{ contexts: { activation, homepage, admin } }`, each `{ ttfb_ms, memory_kb, queries }` or null. */
+function isOwnMedians(v: unknown): boolean {
+  const c = (v as { contexts?: Record<string, unknown> } | null)?.contexts;
+  const ok = (m: unknown) => m === null || (typeof m === 'object' && ['ttfb_ms', 'memory_kb', 'queries'].every((k) => Number.isFinite((m as Record<string, unknown>)[k])));
+  return typeof c === 'object' && c !== null && CONTEXTS.every((k) => ok(c[k]));
+}
+
 const str = (x: unknown, max = 2000) => typeof x === 'string' && x.length <= max;
 
 /** Whether `v` has the shape of a site record (a file read back, a child's output): anything else is refused. */
 export function isSiteRecord(v: unknown): v is SiteRecord {
   const r = v as SiteRecord;
   if (typeof r !== 'object' || r === null || r.source !== 'local' || !isContexts(r.site) || !isContexts(r.sum_of_alone)) return false;
+  if (r.site.clean !== undefined && !isOwnMedians(r.site.clean)) return false;
   const nc = r.sum_of_alone.not_counted;
   if (nc !== undefined && (typeof nc !== 'object' || nc === null || !Object.values(nc).every((l) => Array.isArray(l) && l.length <= 5000 && l.every((x) => str(x, 300))))) return false;
   if (!Array.isArray(r.components) || r.components.length > 5000 || !Array.isArray(r.drop_ins_left_out) || !r.drop_ins_left_out.every((d) => str(d))) return false;

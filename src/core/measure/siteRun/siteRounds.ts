@@ -3,21 +3,42 @@
 import { CONTEXTS, type MeasureContext } from '../record/method';
 import type { Outcome } from '../run/rounds';
 import { MeasureError } from '../options/runOptions';
-import { configOrder, SITE_MIN_ROUNDS, ttfbSettled, type SiteConfig, type SiteSamples } from './sitePlan';
+import { configOrder, SITE_MIN_ROUNDS, ttfbSettled, ttfbUnconfirmed, type SiteConfig, type SiteSamples } from './sitePlan';
 
 /**
- * The rounds: in each, every context, every configuration still open, once, in a rotated order. Every configuration
- * is asked as often as the others: work a plugin does every so many seconds (a short transient) then falls alike on
- * the stack and the stack without a member (the stack asked again every 20 others saw it less often: a real site's
- * members read 2–3 activation queries low). Every configuration is asked at least SITE_MIN_ROUNDS times (its memory and
- * queries checked between them); after that only those whose TTFB has not settled (ttfbSettled), and the clean site and
- * the stack while any other is open, up to `rounds`. A configuration that fails in a context has no figure there; the
- * clean site failing ends the run. Returns the measured rounds' samples and how many rounds each took.
+ * The order of round `r` (issue 45): each figure is a difference taken round by round (sitePlan.ts), so the two
+ * configurations of a pair are asked near each other in time. The stack stands in the middle of the configurations
+ * without a member, the clean site in the middle of the members alone (each at most half its group away from its
+ * baseline, where a list of pairs after both baselines put the last one twice the members away); the members rotate
+ * round by round, and every other round runs backwards, so each is asked before its baseline in some rounds and after
+ * it in others, and drift within a round falls on both sides. Every configuration is still asked once a round (asked
+ * more often, the stack saw a plugin's periodic work more often than the configurations compared with it).
+ */
+export function pairedOrder<T extends { id: string }>(configs: readonly T[], r: number): T[] {
+  const group = (base: string, prefix: string) => {
+    const partners = configOrder(configs.filter((c) => c.id.startsWith(prefix)), r);
+    const mid = Math.ceil(partners.length / 2);
+    return [...partners.slice(0, mid), ...configs.filter((c) => c.id === base), ...partners.slice(mid)];
+  };
+  const grouped = [...group('clean', 'alone:'), ...group('stack', 'without:')];
+  const order = [...grouped, ...configs.filter((c) => !grouped.includes(c))];
+  return r % 2 ? order.reverse() : order;
+}
+
+/**
+ * The rounds: in each, every context, every configuration still open, once, in the paired order (pairedOrder). Every
+ * configuration is asked as often as the others: work a plugin does every so many seconds (a short transient) then
+ * falls alike on the stack and the stack without a member (the stack asked again every 20 others saw it less often: a
+ * real site's members read 2–3 activation queries low). Every configuration is asked at least SITE_MIN_ROUNDS times
+ * (its memory and queries checked between them); after that only those whose TTFB has not settled (ttfbSettled), and
+ * the clean site and the stack while any other is open, up to `rounds` (past it, the members confirming: see `open`). A
+ * configuration that fails in a context has no figure there; the clean site failing ends the run. Returns the measured
+ * rounds' samples and how many rounds each took.
  */
 export async function siteRounds(
   configs: SiteConfig[],
   ask: (cfg: SiteConfig, ctx: MeasureContext) => Promise<Outcome>,
-  p: { rounds: number; warmup: number; check: () => void; progress: (l: string) => void },
+  p: { rounds: number; warmup: number; check: () => void; progress: (l: string) => void; confirm?: number },
 ): Promise<{ samples: SiteSamples; taken: number[] }> {
   const { rounds, warmup, check, progress } = p;
   const samples: SiteSamples = {};
@@ -25,12 +46,16 @@ export async function siteRounds(
   const min = Math.min(rounds, SITE_MIN_ROUNDS);
   const list = (id: string, ctx: MeasureContext) => samples[id]?.[ctx] ?? [];
   const baseline = (c: SiteConfig) => c.id === 'clean' || c.id === 'stack';
-  // Open: not failed there, and under the minimum, or not settled and under the cap.
+  // Open: not failed there, and under the minimum, or not settled and under the cap; and a member whose paired
+  // difference reads outside noise but not far (ttfbUnconfirmed), settled or not, until it is decided or has `confirm`
+  // rounds (issue 45: SITE_CONFIRM_ROUNDS by default; an explicit --rounds is the cap itself).
+  const confirmCap = Math.max(rounds, p.confirm ?? rounds);
   const open = (c: SiteConfig, ctx: MeasureContext, r: number) => {
     if (failed.has(`${c.id} ${ctx}`)) return false;
     if (r < warmup + min) return true;
-    if (r >= warmup + rounds) return false;
-    return !ttfbSettled(list(c.id, ctx).map((x) => x.ttfbMs), min);
+    if (r >= warmup + confirmCap) return false;
+    if (ttfbUnconfirmed(samples, c.id, ctx)) return true;
+    return r < warmup + rounds && !ttfbSettled(list(c.id, ctx).map((x) => x.ttfbMs), min);
   };
   const openIn = (ctx: MeasureContext, r: number) => {
     const others = new Set(configs.filter((c) => !baseline(c) && open(c, ctx, r)));
@@ -45,18 +70,25 @@ export async function siteRounds(
     const s = ((Date.now() - t0) / asked) * (rest + planned * Math.max(0, warmup + rounds - r - 1)) / 1000;
     return `, about ${s >= 90 ? `${Math.round(s / 60)} min` : `${Math.max(1, Math.round(s))} s`} left`;
   };
-  for (let r = 0; r < warmup + rounds; r++) {
+  for (let r = 0; r < warmup + confirmCap; r++) {
     const warm = r < warmup;
-    const plan = CONTEXTS.map((ctx) => ({ ctx, order: configOrder(openIn(ctx, r), r) }));
+    // The order of every configuration of the run, the open ones asked: the progress counts in it ("configuration 7
+    // of 24", a settled one skipped), so its total stays the run's.
+    const full = pairedOrder(configs, r);
+    const plan = CONTEXTS.map((ctx) => {
+      const now = new Set(openIn(ctx, r));
+      return { ctx, order: full.filter((c) => now.has(c)) };
+    });
     if (plan.every((x) => !x.order.length)) break;
     const planned = plan.reduce((a, x) => a + x.order.length, 0);
     let rest = planned;
     for (const { ctx, order } of plan) {
-      for (const [i, cfg] of order.entries()) {
+      for (const cfg of order) {
         check();
         rest--;
         if (failed.has(`${cfg.id} ${ctx}`)) continue;
-        progress(`configuration ${i + 1} of ${order.length}, ${warm ? 'warm-up' : 'round'} ${warm ? r + 1 : r - warmup + 1}/${warm ? warmup : rounds}: ${ctx}${left(r, planned, rest)}`);
+        const label = warm ? `warm-up ${r + 1}/${warmup}` : r < warmup + rounds ? `round ${r - warmup + 1}/${rounds}` : `confirming: round ${r - warmup + 1}/${confirmCap}`;
+        progress(`configuration ${full.indexOf(cfg) + 1} of ${configs.length}, ${label}: ${ctx}${left(r, planned, rest)}`);
         // In the warm-up a redirect is asked again, up to four times: one-time redirects (one wizard after another)
         // settle there, not in a measured round.
         const out = await throughRedirects(ask, cfg, ctx, warm ? 4 : 0);

@@ -1,5 +1,6 @@
 // siteRun/: `wp-bench measure SITE --site`: the run (this file), its rounds (siteRounds.ts), its configurations and arithmetic (sitePlan.ts, pure),
-// its record (siteRecord.ts, the shape every surface reads) and the merge of `--shard` records (shards.ts). May import run/ and every folder below it, and the
+// its record (siteRecord.ts, the shape every surface reads), the merge of `--shard` records (shards.ts) and the hint that
+// a PATH `measure` was given is a site's folder (siteFolder.ts). May import run/ and every folder below it, and the
 // scanner's inventory (src/core/scan); only child.ts above it imports it.
 //
 // `wp-bench measure SITE --site`: the site's whole stack on one throwaway WordPress, against the clean site, and
@@ -21,10 +22,13 @@ import { requestContext, type Outcome } from '../run/rounds';
 import { MeasureError, type MeasureOptions } from '../options/runOptions';
 import { findEnvironment, linksAreSafe } from '../runtime/runtimeChoice';
 import { buildSite, SITE_ACTIVATE_PATH } from '../site/site';
-import { dropSettling, inShard, SITE_ROUNDS, SITE_WARMUP, siteArithmetic, siteConfigs, stateDependent, type SiteConfig } from './sitePlan';
+import { dropSettling, inShard, SITE_CONFIRM_ROUNDS, SITE_ROUNDS, SITE_WARMUP, siteArithmetic, siteConfigs, stateDependent, type SiteConfig } from './sitePlan';
 import { underDeadline } from '../run/engine';
 import { sourceHash } from '../record/cache';
+import { parentsFirst } from '../record/needs';
 import { roundsTaken, siteRounds, throughRedirects } from './siteRounds';
+import { countSite } from './siteInstructions';
+import { memberCounted, siteCounted, sumCounted } from './siteCounts';
 
 /** WordPress's drop-ins: files of wp-content the stack leaves out (listed). */
 const DROP_INS = ['advanced-cache.php', 'db.php', 'db-error.php', 'install.php', 'maintenance.php', 'object-cache.php', 'php-error.php', 'fatal-error-handler.php', 'sunrise.php', 'blog-deleted.php', 'blog-inactive.php', 'blog-suspended.php'];
@@ -38,7 +42,7 @@ interface Member {
 }
 
 /** The file or folder a scanned component's code is in, when it is installed in the working tree. */
-function installedAt(root: string, d: DetectedComponent): string | undefined {
+export function installedAt(root: string, d: DetectedComponent): string | undefined {
   const at = d.locations.find((l) => INSTALLED_SOURCES.has(l.source));
   if (!at) return undefined;
   const file = path.join(root, ...at.file.split('/'));
@@ -183,8 +187,9 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
 
       const left = new Set<MeasuredComponent>();
       const leftWhy = new Map<MeasuredComponent, string>();
-      // Each plugin activated once, in a request where no other plugin loads: one that fails is left out, said.
-      for (const m of regular) {
+      // Each plugin activated once, in a request where no other plugin loads: one that fails is left out, said. Parents
+      // first: WordPress 6.5+ refuses a plugin whose Requires Plugins are not active yet.
+      for (const m of parentsFirst(regular, (x) => x.c)) {
         check();
         progress(`activating plugin ${m.d.slug}`);
         const res = await running.get(`${SITE_ACTIVATE_PATH}?key=${site.key}&plugin=${encodeURIComponent(targets.get(m.c)!.target)}`, { 'X-WPBench-Config': 'clean', [DB_HEADER]: '' }).catch((e) => {
@@ -269,7 +274,9 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       if (!site.ownTables) progress('warning: on SQLite every configuration shares one database: what one writes the next reads (a real MariaDB/MySQL server gives each its own tables; --db auto or mysql://…)');
       // No member runs in the clean site: a change of its state during the rounds fails the run (see engine.ts).
       const cleanBefore = await sideStates(running, ['config:clean']);
-      const { samples, taken } = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress });
+      const { samples, taken } = await siteRounds(measuredConfigs, ask, { rounds, warmup, check, progress, confirm: o.rounds === undefined ? SITE_CONFIRM_ROUNDS : rounds });
+      // --instructions: every configuration counted under callgrind after the timed rounds (before the state check, which covers them).
+      const counted = o.instructions ? await countSite({ runtime: env.runtime, live: running, site, php: env.php!, env: o.env, sandbox: env.sandbox, cookie, configs: measuredConfigs, onChild: (pid) => o.onResource?.({ pid }), check, progress }, (id, ctx) => !!samples[id]?.[ctx]?.length) : undefined;
       await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
       // A first measured round of one-time work (the rest agreeing) counts as warm-up.
       const settling = dropSettling(samples);
@@ -289,7 +296,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       const a = siteArithmetic(samples, ids);
       const hashes = await hashing;
       for (const m of measured) {
-        const fig = a.components[memberId(m)];
+        const fig = counted && a.components[memberId(m)] ? memberCounted(memberId(m), a.components[memberId(m)], counted.counts) : a.components[memberId(m)];
         const unit = withLoader(m);
         const note = unit && !left.has(m.c) ? { note: `loaded by ${m.c.mainFile}: measured with ${unit.d.slug}`, measured_with: unit.d.slug } : elsewhere(m) ? { note: `measured in another shard of ${shard!.n}`, other_shard: true as const } : {};
         results.push({ kind: m.c.kind, slug: m.d.slug, name: m.c.name, ...(m.c.mustUse ? { must_use: true as const } : {}), alone: fig ? { contexts: fig.alone } : null, in_site: fig ? { contexts: fig.in_site } : null, left_out: leftWhy.get(m.c) ?? null, ...note, ...hashes.get(m.c) });
@@ -299,11 +306,12 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       return {
         source: 'local',
         measured_at: measuredAt,
-        site: { contexts: a.site },
+        site: { contexts: counted ? siteCounted(a.site, counted.counts) : a.site, clean: { contexts: a.clean } },
         components: results,
-        sum_of_alone: { contexts: a.sum_of_alone, not_counted: Object.fromEntries(CONTEXTS.map((c) => [c, a.not_counted[c].map((id) => id.slice(id.indexOf(':') + 1))])) },
+        sum_of_alone: { contexts: counted ? sumCounted(a.sum_of_alone, ids.map((id) => memberCounted(id, a.components[id], counted.counts).alone)) : a.sum_of_alone, not_counted: Object.fromEntries(CONTEXTS.map((c) => [c, a.not_counted[c].map((id) => id.slice(id.indexOf(':') + 1))])) },
         drop_ins_left_out: dropIns,
         ...(moved.some((x) => x.config !== 'clean') ? { state_dependent: moved.filter((x) => x.config !== 'clean') } : {}),
+        ...(counted?.varying.length ? { instructions_varying: counted.varying } : {}),
         local: {
           database: db?.info ?? { engine: 'sqlite', version: /^\d+\.\d+(\.\d+)?/.exec(installed.db_server_info ?? '')?.[0] ?? 'unknown', server: 'file' },
           theme: theme ? `${theme.d.slug}${theme.c.parent ? ` (child of ${theme.c.parent.slug})` : ''}` : null,
@@ -314,6 +322,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
           warmup_rounds: warmup,
           rounds_taken: roundsTaken(taken),
           configurations: measuredConfigs.length,
+          ...(counted ? { instructions: counted.how } : {}),
           ...(shard ? { shard } : {}),
           duration_s: Math.round((Date.now() - started) / 100) / 10,
         },

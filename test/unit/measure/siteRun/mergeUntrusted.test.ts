@@ -153,6 +153,8 @@ describe('merge: files it did not write, checked before anything is done with th
   it('shard numbers from 1 to 1000 are taken; a record without --shard still reads as a site record', () => {
     assert.throws(() => mergeSiteRecords([shardOf(1, 1000), shardOf(1000, 1000)]), /shards of 1000: missing 2, /);
     const single = { ...siteRecord() };
-    assert.throws(() => mergeSiteRecords([single], ['site.json']), (e: Error) => e instanceof MergeError && e.message === "site.json is not a shard's (it was measured without --shard)");
+    // Alone it is shown again (issue 45); beside another, it is not a shard.
+    assert.deepEqual(mergeSiteRecords([single], ['site.json']), single);
+    assert.throws(() => mergeSiteRecords([single, single], ['site.json', 'again.json']), (e: Error) => e instanceof MergeError && e.message === "site.json is not a shard's (it was measured without --shard)");
   });
 });

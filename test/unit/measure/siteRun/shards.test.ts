@@ -39,7 +39,8 @@ describe('merge: the shards of a site into one record', () => {
     assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(2, 2, ['b'], all, { php: '8.3.0' })]), /different set-ups/);
     assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(2, 2, ['b'], all, { rounds: 5 })]), /different set-ups/);
     assert.throws(() => mergeSiteRecords([shard(1, 2, ['a'], all), shard(2, 2, ['b'], ['a', 'b', 'd'])]), /different sites/);
-    assert.throws(() => mergeSiteRecords([{ ...shard(1, 1, all, all), local: { ...shard(1, 1, all, all).local, shard: undefined } }]), /without --shard/);
+    const whole = { ...shard(1, 1, all, all), local: { ...shard(1, 1, all, all).local, shard: undefined } };
+    assert.throws(() => mergeSiteRecords([whole, whole]), /without --shard/);
     assert.throws(() => mergeSiteRecords([{ nope: 1 }]), /not a site record/);
     assert.throws(() => mergeSiteRecords([]), /nothing to merge/);
   });

@@ -135,7 +135,8 @@ describe('the spread of every site figure, and what reads "within noise" (issue 
     };
     const r = siteArithmetic(samples, ['plugin:a']);
     // stack − clean per round: 5, 4, 6, 1 → quartiles 3.25 and 5.25 (linear interpolation) → 2 ms
-    assert.deepEqual(r.site.homepage!.spread, { ttfb_ms: 2, memory_kb: 0, queries: 0 });
+    // and the median's 95 % interval (issue 45): n = 4, the smallest and the largest difference
+    assert.deepEqual(r.site.homepage!.spread, { ttfb_ms: 2, memory_kb: 0, queries: 0, ttfb_interval_ms: [1, 6] });
     // stack − without: 3, 1, 1, 0 → quartiles 0.75 and 1.5 → 0.8 ms
     assert.equal(r.components["plugin:a"].in_site.homepage!.spread!.ttfb_ms, 0.8);
     assert.equal(r.sum_of_alone.homepage!.spread!.ttfb_ms, r.components['plugin:a'].alone.homepage!.spread!.ttfb_ms);

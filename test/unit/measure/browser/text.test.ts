@@ -1,0 +1,60 @@
+// The browser block of `measure --browser`'s table, on a recorded result: each figure signed or "within noise", the
+// clean site's medians, the component's own files, how it was taken; and the sentence when there are no figures.
+import assert from 'node:assert/strict';
+import { browserFigure, browserLines } from '../../../../src/core/report/browserText';
+import { measureTable } from '../../../../src/core/report/measureText';
+import { DESKTOP, MOBILE, type BrowserDelta, type BrowserFigures } from '../../../../src/core/measure/browser/types';
+import { buildRecord, CONTEXTS, type LocalRecord } from '../../../../src/core/measure/record/method';
+import { withBrowser } from '../../../../src/core/measure/browser/figures';
+
+function record(): LocalRecord {
+  const sample = { ttfbMs: 10, memoryBytes: 1_000_000, queries: 5 };
+  const samples = Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [sample], measured: [sample] }])) as never;
+  return buildRecord({ slug: 'acme', kind: 'plugin', name: 'Acme', version: '2.0' }, samples, { runtime: 'php', wordpress_version: '6.8', php_version: '8.2', rounds: 1, warmup_rounds: 0, baseline_theme: 'twentytwentyone', activation_hook: null, duration_s: 1 }, new Date(0));
+}
+
+const delta: BrowserDelta = {
+  bytes_kb: 301.2,
+  requests: 1,
+  render_blocking: 1,
+  fcp_ms: 260.4,
+  lcp_ms: 255,
+  tbt_ms: 4,
+  cls: 0,
+  spread: { bytes_kb: 0, fcp_ms: 9.1, lcp_ms: 10.2, tbt_ms: 6, cls: 0 },
+  assets: [{ url: '/wp-content/plugins/acme/head.js', type: 'script', bytes_kb: 300, render_blocking: true, main_thread_ms: 251.5, handle: 'acme-head' }],
+};
+const clean: BrowserFigures = { bytes_kb: 45.1, requests: 5, render_blocking: 1, fcp_ms: 310, lcp_ms: 315, tbt_ms: 0, cls: 0.002 };
+
+describe('browser text', () => {
+  it('signs what the component adds and says "within noise" inside the spread', () => {
+    assert.equal(browserFigure(delta, 'fcp_ms'), '+260 ms');
+    assert.equal(browserFigure(delta, 'bytes_kb'), '+301.2 KB');
+    assert.equal(browserFigure(delta, 'tbt_ms'), '±4 ms (within noise)');
+    assert.equal(browserFigure(delta, 'cls'), '±0.000 (within noise)');
+    assert.equal(browserFigure({ ...delta, requests: -2 }, 'requests'), '−2');
+  });
+
+  it('prints the block under the table: profile, figures, clean site, the component’s files, the sandbox', () => {
+    const r = withBrowser(record(), { delta, baseline: clean, info: { chromium: '156.0.8078.108', device: 'desktop', rounds: 5, profile: DESKTOP, sandbox: 'bubblewrap', blocked: ['example.com'] } });
+    const text = measureTable(r);
+    assert.match(text, /Browser — what the visitor pays on the homepage: Chromium 156\.0\.8078\.108, desktop \(10,240 kb\/s, 40 ms RTT, 1350×940\), 5 loads per side/);
+    assert.match(text, /FCP\s+\+260 ms\s+9\.1 ms\s+310 ms/);
+    assert.match(text, /TBT\s+±4 ms \(within noise\)/);
+    assert.match(text, /\/wp-content\/plugins\/acme\/head\.js \(script, handle acme-head\): 300\.0 KB, render-blocking, 252 ms main thread/);
+    assert.match(text, /tried to reach outside the site \(refused\): example\.com/);
+    assert.match(text, /Chromium ran in bubblewrap/);
+  });
+
+  it('says the mobile profile’s CPU slowdown', () => {
+    const r = withBrowser(record(), { delta, baseline: clean, info: { chromium: '156', device: 'mobile', rounds: 3, profile: MOBILE, sandbox: 'none', sandbox_note: 'bubblewrap is not installed' } });
+    assert.match(browserLines(r).join('\n'), /mobile \(1,638\.4 kb\/s, 150 ms RTT, 4× CPU slowdown, 412×823\), 3 loads per side/);
+    assert.match(browserLines(r).join('\n'), /without a sandbox \(bubblewrap is not installed\)/);
+  });
+
+  it('says why there are no browser figures, and nothing without --browser', () => {
+    assert.deepEqual(browserLines(withBrowser(record(), { unavailable: 'Chromium was not found: install Chromium (Debian/Ubuntu: sudo apt install chromium…)' })), ['Browser: not measured — Chromium was not found: install Chromium (Debian/Ubuntu: sudo apt install chromium…).']);
+    assert.deepEqual(browserLines(record()), []);
+    assert.doesNotMatch(measureTable(record()), /Browser/);
+  });
+});
