@@ -43,7 +43,7 @@ export async function runMergeCli(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const merged = mergeSiteRecords(records, parsed.positional);
-    io.out(format === 'json' ? JSON.stringify(merged) : format === 'markdown' ? siteMarkdown(merged, { subject: 'site' }) : format === 'html' ? siteHtml(merged, { subject: 'site' }) : siteTable(merged));
+    io.out(format === 'json' ? JSON.stringify(merged) : format === 'markdown' ? siteMarkdown(merged) : format === 'html' ? siteHtml(merged) : siteTable(merged));
     return 0;
   } catch (err) {
     if (err instanceof UsageError || err instanceof MergeError) {

@@ -7,7 +7,7 @@ import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { escapeHtml } from '../present/outcome';
 import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
-import { cleanLine, COMPONENTS_LINE, DROP_IN_REASON, kindLabel, measuredFacts, notCountedLine, notedMembers, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, INSTRUCTIONS_FOOTNOTE, stackRows } from './siteText';
+import { cleanLine, COMPONENTS_LINE, DROP_IN_REASON, kindLabel, measuredFacts, notCountedLine, notedMembers, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, INSTRUCTIONS_FOOTNOTE, markedSections, stackRows } from './siteText';
 
 export interface SiteReportOptions {
   /** The site the report is about (its folder's name), shown in the title. */
@@ -67,6 +67,7 @@ export function siteMarkdownSection(r: SiteRecord, stale?: string): string {
     for (const x of left) out.push(`- ${kindLabel(x)} ${mdMember(x)}: ${escapeMarkdown(reason(x.left_out!))}`);
     for (const d of r.drop_ins_left_out) out.push(`- drop-in ${markdownCode(d)}: ${escapeMarkdown(DROP_IN_REASON)}`);
   }
+  for (const m of markedSections(r)) out.push('', `**${escapeMarkdown(m.heading)}**`, '', ...m.lines.map((l) => `- ${escapeMarkdown(l)}`));
   out.push('', `<sub>${escapeMarkdown(SITE_FOOTNOTE)}</sub>`);
   if (r.local.instructions) out.push('', `<sub>${escapeMarkdown(INSTRUCTIONS_FOOTNOTE)}</sub>`);
   return out.join('\n');
@@ -118,6 +119,7 @@ export function siteHtmlSection(r: SiteRecord, stale?: string): string {
     for (const d of r.drop_ins_left_out) out.push(`<li>drop-in <code>${escapeHtml(d)}</code>: ${escapeHtml(DROP_IN_REASON)}</li>`);
     out.push('</ul>');
   }
+  for (const m of markedSections(r)) out.push(`<h3>${escapeHtml(m.heading)}</h3>`, '<ul class="marked">', ...m.lines.map((l) => `<li>${escapeHtml(l)}</li>`), '</ul>');
   out.push(`<p class="note">${escapeHtml(SITE_FOOTNOTE)}</p>`);
   if (r.local.instructions) out.push(`<p class="note">${escapeHtml(INSTRUCTIONS_FOOTNOTE)}</p>`);
   out.push('</section>');

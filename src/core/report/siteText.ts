@@ -28,7 +28,11 @@ export const figuresCell = (f: Figures | null | undefined): string => {
 export function figuresDifference(a: Figures | null, b: Figures | null): Figures | null {
   if (!a || !b) return null;
   const instr = a.instructions_delta !== undefined && b.instructions_delta !== undefined ? { instructions_delta: a.instructions_delta - b.instructions_delta } : {};
-  return { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta, ...instr };
+  // Its spread: the two figures' spreads as independent errors (the root of their squares), so a difference inside it
+  // reads "within noise" as every other figure does.
+  const h = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : Math.hypot(x, y));
+  const spread = a.spread && b.spread ? { spread: { ttfb_ms: Math.round(h(a.spread.ttfb_ms, b.spread.ttfb_ms)! * 10) / 10, memory_kb: Math.round(h(a.spread.memory_kb, b.spread.memory_kb)!), queries: Math.round(h(a.spread.queries, b.spread.queries)!), ...(h(a.spread.instructions, b.spread.instructions) !== undefined ? { instructions: Math.round(h(a.spread.instructions, b.spread.instructions)!) } : {}) } } : {};
+  return { ttfb_delta_ms: Math.round((a.ttfb_delta_ms - b.ttfb_delta_ms) * 10) / 10, memory_delta_kb: a.memory_delta_kb - b.memory_delta_kb, queries_delta: a.queries_delta - b.queries_delta, ...instr, ...spread };
 }
 
 export const differenceCell = (a: Figures | null, b: Figures | null): string => {
@@ -92,6 +96,17 @@ export const SITE_FOOTNOTE = 'Deltas against the same clean site (no plugin, the
 
 export const INSTRUCTIONS_FOOTNOTE = 'instr: CPU instructions PHP executes per request (callgrind, opcache warm, every configuration\'s clock set to the same start), the difference of the two configurations\' median counts; "within noise" inside the larger of their max−min ranges or under 0.1 M.';
 
+/**
+ * What the run marks (every format says it, never just the table): configurations whose queries or memory changed
+ * between rounds, and with --instructions those whose counted work varied.
+ */
+export function markedSections(r: SiteRecord): Array<{ heading: string; lines: string[] }> {
+  const out: Array<{ heading: string; lines: string[] }> = [];
+  if (r.state_dependent?.length) out.push({ heading: 'State-dependent (queries or memory changed between rounds; figures that use these configurations are not reliable)', lines: r.state_dependent.map((d) => `${d.config}, ${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB`) });
+  if (r.instructions_varying?.length) out.push({ heading: 'Counted work that varied (instructions changed from one counted request to the next: something depends on the time or on its own state)', lines: r.instructions_varying.map((v) => `${v.config}, ${v.context}: ${formatInstructions(v.counts[0])} – ${formatInstructions(v.counts[1])}`) });
+  return out;
+}
+
 /** The terminal table of `measure SITE --site` (and of `check --measure-local --site`). */
 export function siteTable(r: SiteRecord): string {
   const out = [
@@ -115,14 +130,7 @@ export function siteTable(r: SiteRecord): string {
     for (const x of left) out.push(`  ${kindLabel(x)} ${x.slug}: ${x.left_out}`);
     for (const d of r.drop_ins_left_out) out.push(`  drop-in ${d}: ${DROP_IN_REASON}`);
   }
-  if (r.state_dependent?.length) {
-    out.push('', 'State-dependent (queries or memory changed between rounds; figures that use these configurations are not reliable):');
-    for (const d of r.state_dependent) out.push(`  ${d.config}, ${d.context}: ${d.queries[0]}–${d.queries[1]} queries, ${d.memory_kb[0]}–${d.memory_kb[1]} KB`);
-  }
-  if (r.instructions_varying?.length) {
-    out.push('', 'Counted work that varied (instructions changed from one counted request to the next: something depends on the time or on its own state):');
-    for (const v of r.instructions_varying) out.push(`  ${v.config}, ${v.context}: ${formatInstructions(v.counts[0])} – ${formatInstructions(v.counts[1])}`);
-  }
+  for (const m of markedSections(r)) out.push('', `${m.heading}:`, ...m.lines.map((l) => `  ${l}`));
   out.push('', SITE_FOOTNOTE);
   if (r.local.instructions) out.push(INSTRUCTIONS_FOOTNOTE);
   return out.join('\n');

@@ -50,14 +50,21 @@ export function phpVersionOk(version: string): boolean {
   return maj > 7 || (maj === 7 && min >= 4);
 }
 
-/** Where a WordPress core copy was looked for, in order. */
-export function coreCandidates(workspace: string | undefined): string[] {
+/**
+ * Where a WordPress core copy was looked for, in order: the workspace's, then (given the component's path) the site
+ * the component sits in — each folder above it, nearest first, up to six (plugins/x → wp-content → the site's root;
+ * Bedrock's web/app/plugins/x → web/wp) —, then the system's. A plugin of a site measured from elsewhere runs on that
+ * site's WordPress, not on another version.
+ */
+export function coreCandidates(workspace: string | undefined, component?: string): string[] {
   const out: string[] = [];
-  if (workspace) {
-    for (const rel of ['web/wp', 'wp', 'wordpress', 'public', 'htdocs', '.']) out.push(path.resolve(workspace, rel));
-  }
+  const at = (dir: string) => {
+    for (const rel of ['web/wp', 'wp', 'wordpress', 'public', 'htdocs', '.']) out.push(path.resolve(dir, rel));
+  };
+  if (workspace) at(workspace);
+  if (component) for (let d = path.dirname(path.resolve(component)), i = 0; i < 6 && path.dirname(d) !== d; d = path.dirname(d), i++) at(d);
   out.push('/usr/share/wordpress');
-  return out;
+  return [...new Set(out)];
 }
 
 export function isCore(dir: string): boolean {

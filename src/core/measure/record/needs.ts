@@ -10,8 +10,13 @@ import { CONTEXTS, type LocalRecord, type NeedsInfo } from './method';
 const TTFB_FLOOR_MS = 1;
 const MEMORY_FLOOR_KB = 16;
 
-/** Words that make a notice one about a missing parent ("requires WooCommerce to be installed and active"). */
-const NEEDS_WORDS = /\b(requires?|required|needs?|depends on|install(?:ed)?|activat(?:e|ed))\b/i;
+/**
+ * Words that make a notice one about a missing parent ("requires WooCommerce to be installed and active", "you need to
+ * activate Elementor", "WooCommerce is not active"). "Install" or "activate" alone is not enough: a welcome notice
+ * ("Thank you for installing Astra! … Install the Starter Templates plugin to get started", a real theme's) asks for
+ * nothing the component needs.
+ */
+const NEEDS_WORDS = /\b(requires?|required|needs?|depends on|(?:is|are) not (?:installed|active|activated)|must be (?:installed|active|activated)|to be (?:installed|active|activated))\b/i;
 
 /** The texts of an admin page's notices (`<div class="notice …">`, `error`, `updated`), one line each. */
 export function adminNotices(html: string): string[] {

@@ -58,11 +58,11 @@ export async function findEnvironment(o: MeasureOptions): Promise<Environment> {
     core = path.resolve(o.cwd, o.wordpress);
     if (!isCore(core)) throw new MeasureError(`--wordpress ${core} is not a WordPress core folder (no wp-settings.php, wp-includes/version.php)`, 2);
   } else {
-    core = coreCandidates(o.cwd).find(isCore);
+    core = coreCandidates(o.cwd, o.path ? path.resolve(o.cwd, o.path) : undefined).find(isCore);
   }
   if (!core) {
     throw new MeasureError(
-      `no WordPress core found: looked in ${coreCandidates(o.cwd).join(', ')}. Pass --wordpress DIR (an unpacked wordpress.org download), or on Debian/Ubuntu/WSL: sudo apt install wordpress`,
+      `no WordPress core found: looked in ${coreCandidates(o.cwd, o.path ? path.resolve(o.cwd, o.path) : undefined).join(', ')}. Pass --wordpress DIR (an unpacked wordpress.org download), or on Debian/Ubuntu/WSL: sudo apt install wordpress`,
       8,
     );
   }

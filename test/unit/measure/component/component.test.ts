@@ -108,6 +108,27 @@ describe('measure: the machine', () => {
       await fs.rm(ws, { recursive: true, force: true });
     }
   });
+  it('a plugin of a site measured from elsewhere runs on that site\'s own WordPress (the site\'s root, or Bedrock\'s web/wp)', async () => {
+    const top = await fs.mkdtemp(path.join(os.tmpdir(), 'wpbench-near-'));
+    try {
+      const core = async (dir: string) => {
+        await fs.mkdir(path.join(dir, 'wp-includes'), { recursive: true });
+        await fs.mkdir(path.join(dir, 'wp-admin', 'includes'), { recursive: true });
+        for (const f of ['wp-includes/version.php', 'wp-settings.php', 'wp-admin/includes/upgrade.php']) await fs.writeFile(path.join(dir, f), '<?php');
+      };
+      await core(path.join(top, 'site'));
+      await core(path.join(top, 'bedrock', 'web', 'wp'));
+      const elsewhere = path.join(top, 'elsewhere');
+      await fs.mkdir(elsewhere);
+      assert.equal(coreCandidates(elsewhere, path.join(top, 'site', 'wp-content', 'plugins', 'filebird')).find(isCore), path.join(top, 'site'));
+      assert.equal(coreCandidates(elsewhere, path.join(top, 'bedrock', 'web', 'app', 'plugins', 'acme')).find(isCore), path.join(top, 'bedrock', 'web', 'wp'));
+      // The workspace's own core still comes first.
+      await core(path.join(elsewhere, 'wp'));
+      assert.equal(coreCandidates(elsewhere, path.join(top, 'site', 'wp-content', 'plugins', 'filebird')).find(isCore), path.join(elsewhere, 'wp'));
+    } finally {
+      await fs.rm(top, { recursive: true, force: true });
+    }
+  });
   it('PHP 7.4 or newer', () => {
     assert.deepEqual(['7.3.33', '7.4.0', '8.0.1', '8.2.36', '5.6.40'].map(phpVersionOk), [false, true, true, true, false]);
   });

@@ -39,6 +39,10 @@ describe('measure: an add-on whose parent is missing', () => {
     const own = ownNeedsNotice(notices, adminNotices(clean));
     assert.equal(own, 'Calibration Pro requires the Calibration theme & its "core".');
     assert.equal(ownNeedsNotice(['Thanks for installing! Rate us.'], []), undefined, 'a notice about something else is no need');
+    // A real theme's welcome notice (Astra's): it asks to install something, but the theme needs nothing.
+    assert.equal(ownNeedsNotice(['Thank you for installing Astra! Install the Starter Templates plugin to get started. Get Started'], []), undefined, 'a welcome notice is no need');
+    assert.ok(ownNeedsNotice(['You need to activate the Elementor plugin.'], []));
+    assert.ok(ownNeedsNotice(['Stripe Gateway: WooCommerce is not active.'], []));
     const r = withNeeds(localRecord('Calibration Pro', 0, 0, 0), undefined, own);
     assert.deepEqual(r.local.needs, { plugins: [], notice: own, did_nothing: true, note: `did nothing measurable here — it needs what its own admin notice says: "${own}"` });
     assert.equal(r.speed_score, null);

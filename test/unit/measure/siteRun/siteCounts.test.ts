@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { memberCounted, settled, siteCounted, sumCounted, type SiteCounts } from '../../../../src/core/measure/siteRun/siteCounts';
 import { countInNoise, INSTRUCTIONS_FLOOR, type ContextFigures } from '../../../../src/core/measure/siteRun/sitePlan';
-import { siteTable } from '../../../../src/core/report/siteText';
-import { siteMarkdown } from '../../../../src/core/report/siteFormats';
+import { figuresCell, figuresDifference, siteTable } from '../../../../src/core/report/siteText';
+import { siteHtml, siteMarkdown } from '../../../../src/core/report/siteFormats';
 import { figuresText } from '../../../../src/core/present/siteLocal';
 import { mergeSiteRecords } from '../../../../src/core/measure/siteRun/shards';
 import type { SiteRecord } from '../../../../src/core/measure/siteRun/siteRecord';
@@ -92,14 +92,29 @@ describe('--site --instructions: how the reports say it', () => {
     assert.doesNotMatch(t, /\+19\.4 K instr/);
     assert.match(t, /alone:plugin:work, homepage: 42\.9 M instr – 43\.1 M instr/);
     assert.match(t, /instr: CPU instructions PHP executes per request/);
-    // The stack as it runs minus the sum of the parts, in counts too (5.00 M − 2.91 M).
-    assert.match(t, /\+5\.0 ms · 0 KB · 0 q · \+2\.09 M instr/);
+    // The stack as it runs minus the sum of the parts, in counts too (5.00 M − 2.91 M); its spread the two figures'
+    // as independent errors (2 ms and 2 ms: 2.8 ms), so 5 ms is outside it and 0 KB within.
+    assert.match(t, /\+5\.0 ms · 0 KB \(within noise\) · 0 q · \+2\.09 M instr/);
   });
   it('markdown and the editor say it too; a record without counts says nothing of them', () => {
     assert.match(siteMarkdown(record()), /\+2\.86 M instr/);
     assert.match(figuresText(record().components[1].in_site!.contexts.admin), /±19\.4 K instr \(within noise\)/);
     const plain = { ...record(), instructions_varying: undefined, local: { ...record().local, instructions: undefined } };
     assert.doesNotMatch(siteTable({ ...plain, components: [], site: { contexts: all(f(1, 0, 0)) }, sum_of_alone: { contexts: all(null) } }), /instr/);
+  });
+  it('the stack minus the sum of the parts is said within noise when inside the two figures\' spreads (a real site read "+64.4 ms" of noise)', () => {
+    const spread = { ttfb_ms: 30, memory_kb: 0, queries: 0 };
+    const d = figuresDifference({ ttfb_delta_ms: 30, memory_delta_kb: 3000, queries_delta: 3, spread }, { ttfb_delta_ms: 5, memory_delta_kb: 6000, queries_delta: 6, spread });
+    assert.equal(figuresCell(d), '±25.0 ms (within noise) · -3,000 KB · -3 q');
+    assert.equal(figuresDifference(f(1, 0, 0), { ttfb_delta_ms: 1, memory_delta_kb: 0, queries_delta: 0 })!.spread, undefined, 'no spread without both');
+  });
+  it('Markdown and HTML mark what the table marks: the varying and the state-dependent configurations', () => {
+    const r = { ...record(), state_dependent: [{ config: 'alone:plugin:noop', context: 'homepage' as const, queries: [42, 47] as [number, number], memory_kb: [100, 100] as [number, number] }] };
+    for (const text of [siteMarkdown(r), siteHtml(r)]) {
+      assert.match(text, /alone:plugin:noop, homepage: 42–47 queries/);
+      assert.match(text, /alone:plugin:work, homepage: 42\.9 M instr – 43\.1 M instr/);
+      assert.match(text, /State-dependent/);
+    }
   });
   it('merge: the shards\' sum of the parts keeps the counts and the varying configurations', () => {
     const r = record();

@@ -37,6 +37,8 @@ describe('wp-bench merge: a single saved --site record shown again (issue 45)', 
       const r = await cli(['merge', file, ...args], {}, dir);
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
       assert.match(r.out, want, args.join(' '));
+      // The record does not name the site: no made-up subject in the title ("— site").
+      assert.doesNotMatch(r.out, /as it runs — site\b/, args.join(' '));
     }
   });
 });
