@@ -79,7 +79,8 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              Valgrind: sudo apt install valgrind libfaketime): exact on a busy machine, so
                              --baseline-ref judges on them instead of time (a change adding over 0.25 % of the
                              request fails); with --site, every configuration (a member's count in the site:
-                             the stack against the stack without it); without Valgrind, said, and measured
+                             the stack against the stack without it); with --profile, the profile's functions
+                             by instructions too (needs gcc and php-dev); without Valgrind, said, and measured
                              without
   --browser                  also load the homepage of each side in headless Chromium (native php; Debian/Ubuntu:
                              sudo apt install chromium): after the server rounds, ${BROWSER_ROUNDS} loads per side alternating, each
@@ -89,7 +90,7 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              measured without
   --device desktop|mobile    with --browser: Lighthouse's desktop (default: 10,240 kb/s, 40 ms RTT, 1350×940) or
                              mobile (Slow 4G: 1,638.4 kb/s, 150 ms RTT, 4× CPU slowdown, 412×823)
-  --browser-rounds N         with --browser: loads per side (default ${BROWSER_ROUNDS}), after one warm-up load each
+  --browser-rounds N         with --browser: loads per side (default ${BROWSER_ROUNDS}), after one warm-up load
   --context CONTEXT          with --format speedscope|collapsed: activation, homepage (default) or admin
   --db auto|sqlite|URL       the database (native runtime): auto (default) starts a throwaway MariaDB or MySQL
                              server from this machine's binaries (mariadbd/mysqld; Debian: mariadb-server) on a

@@ -1,5 +1,5 @@
 // The browser pass of `measure PATH --browser`, after the server rounds (and before --instructions, --profile and
-// --findings): a gate per side (gate.ts), Chromium in its sandbox (chromium.ts), one warm-up load per side, then N
+// --findings): a gate per side (gate.ts), Chromium in its sandbox (chromium.ts), one warm-up load, then N
 // rounds of the homepage, the sides alternating (sideOrder: each side first equally often), each load in a fresh
 // context (load.ts); the figures of both sides (figures.ts). Chromium, the gates and the pass's folder (in the run's
 // folder, out of PHP's sandbox) are gone when it returns, whatever ends it. No Chromium: said, and no figures.
@@ -65,8 +65,9 @@ export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassRes
       o.check();
       return loadPage({ cdp: chromium!.cdp, proxy: chromium!.proxyOf[side], origin, side, round, profile, signal: o.live.signal });
     };
-    // One warm-up load per side: the browser's first load (its processes, fonts) and the server's first static files.
-    for (const side of ['baseline', 'measured'] as const) await one(side, -1);
+    // One warm-up load, with the component: the browser's first load (its processes, fonts) and the server's first
+    // answers for every static file either side asks for (the clean side's are a part of them).
+    await one('measured', -1);
     for (let r = 0; r < rounds; r++) {
       o.progress(`browser: load ${r + 1}/${rounds}`);
       for (const side of sideOrder(['baseline', 'measured'] as const, r)) loads.push(await one(side, r));

@@ -126,7 +126,7 @@ export interface BrowserDelta extends BrowserFigures {
 export interface BrowserInfo {
   chromium: string;
   device: 'desktop' | 'mobile';
-  /** loads per side (after one warm-up load each) */
+  /** loads per side (after one warm-up load) */
   rounds: number;
   profile: BrowserProfile;
   /** bubblewrap: Chromium in a sandbox of its own (its own network: it reaches the gate alone); none: why not */
