@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # What the measure suite (npm run test:measure) needs from Debian: native PHP with SQLite and Excimer (the
 # sampling profiler of --profile), MariaDB (the database a measurement runs on by default) and php-mysql, Debian's WordPress core
-# and bubblewrap (the sandbox the measured PHP runs in), Valgrind and libfaketime (--instructions). Installs the missing ones with apt as root (or sudo);
+# and bubblewrap (the sandbox the measured PHP runs in), Valgrind and libfaketime (--instructions), gcc and php-dev
+# (--profile --instructions builds its PHP extension), Chromium (--browser). Installs the missing ones with apt as root (or sudo);
 # elsewhere says what to install and fails. Idempotent: nothing is done when all are present. Also fetches the old
 # WordPress core of test/measure/old-core.test.ts (scripts/fetch-old-core.mjs).
 set -euo pipefail
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-  for p in php-cli php-sqlite3 php-mysql php-excimer wordpress bubblewrap mariadb-server valgrind libfaketime; do have_pkg "$p" || missing+=("$p"); done
+  for p in php-cli php-sqlite3 php-mysql php-excimer wordpress bubblewrap mariadb-server valgrind libfaketime chromium php-dev gcc; do have_pkg "$p" || missing+=("$p"); done
 else
   command -v php >/dev/null 2>&1 || missing+=(php-cli php-sqlite3 php-excimer)
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
