@@ -30,19 +30,21 @@ export function parseCalls(text: string): Map<number, RequestCalls> {
 }
 
 /**
- * The calibration: a function defined in another file (as WordPress's are), called `main.php VM CB` times: VM times
- * from PHP code, then CB times as a callback (array_map).
+ * The calibration, calls as WordPress makes them: from a function of the component (the extension then counts the call
+ * against it) to a function defined in another file, of the component's (comp/) or not (other/). `main.php A B C D`:
+ * A calls from PHP code to another's function, B to the component's, C and D the same as callbacks (array_map).
  */
 export function calibrationScripts(): { files: Record<string, string>; calls: number } {
+  const loop = (name: string, callee: string, cb: boolean) =>
+    cb ? `function ${name}($n) { $a = array_fill(0, $n, 1); return array_map('${callee}', $a); }` : `function ${name}($n) { $s = 0; for ($i = 0; $i < $n; $i++) { $s = ${callee}($s); } return $s; }`;
   return {
     calls: 4000,
     files: {
-      'fn.php': '<?php function wpbench_cal_f($x) { return $x + 1; }\n',
-      'main.php': `<?php require __DIR__ . '/fn.php';
-$s = 0;
-for ($i = 0, $n = (int) $argv[1]; $i < $n; $i++) { $s = wpbench_cal_f($s); }
-$a = array_fill(0, (int) $argv[2], 1);
-$s = array_map('wpbench_cal_f', $a);
+      'other/f.php': '<?php function wpbench_cal_o($x) { return $x + 1; }\n',
+      'comp/f.php': '<?php function wpbench_cal_c($x) { return $x + 1; }\n',
+      'comp/loops.php': `<?php\n${loop('wpbench_cal_0', 'wpbench_cal_o', false)}\n${loop('wpbench_cal_1', 'wpbench_cal_c', false)}\n${loop('wpbench_cal_2', 'wpbench_cal_o', true)}\n${loop('wpbench_cal_3', 'wpbench_cal_c', true)}\n`,
+      'main.php': `<?php require __DIR__ . '/other/f.php'; require __DIR__ . '/comp/f.php'; require __DIR__ . '/comp/loops.php';
+wpbench_cal_0((int) $argv[1]); wpbench_cal_1((int) $argv[2]); wpbench_cal_2((int) $argv[3]); wpbench_cal_3((int) $argv[4]);
 `,
     },
   };

@@ -5,15 +5,17 @@
 // runs through a C function of its own (wpb_f_<id>, one per PHP function, in the order first called; the id's name,
 // file and line go to a map file), every other call straight through. Callgrind then counts each of the component's
 // functions as that C function's inclusive cost, and with the trampolines' callers kept apart (--separate-callers) it
-// sees which of the component's functions runs inside which (./instructionsProfile.ts reads that). The hook's own work is
-// left out of the count (callgrind --toggle-collect on the hook and on execute_ex: off while in the hook, on again
-// inside the PHP code it runs). Pure text here; building is ../run/instructionsProfiling.ts's.
+// sees which of the component's functions runs inside which (./instructionsProfile.ts reads that). What the hook adds
+// (it makes PHP enter its executor once more per call) the hook counts, per kind of call and per function, and
+// ./instructionsCorrection.ts takes out; those counts are written at each request's end by wpb_write_calls, which
+// callgrind does not count (--toggle-collect: a toggle only works on a function that is not re-entered, as this one).
+// Pure text here; building is ../run/instructionsProfiling.ts's.
 
 /** Trampolines: the component's first 2,048 distinct PHP functions each get their own; later ones share one. */
 export const TRAMPOLINES = 2048;
 /** The C function every PHP function past the first TRAMPOLINES runs through. */
 export const OVERFLOW_FN = 'wpb_f_overflow';
-/** The hook callgrind toggles collection on (with execute_ex): its own instructions are never counted. */
+/** The hook every PHP function call goes through with the extension loaded. */
 export const HOOK_FN = 'wpb_execute_ex';
 
 /** The extension's C source. Roots (the component's files and folders) and the map file come from the environment. */

@@ -71,28 +71,26 @@ function callgrindArgs(valgrind: string, outFile: string): string[] {
 /** The instructions each kind of call through the extension adds on this PHP (4 kinds, see instructionsExt.ts). */
 export async function calibrate(php: PhpInfo, valgrind: string, so: string, dir: string, env: NodeJS.ProcessEnv): Promise<CallCosts> {
   const cal = path.join(dir, 'calibration');
-  await fs.mkdir(cal, { recursive: true });
   const scripts = calibrationScripts();
-  for (const [name, text] of Object.entries(scripts.files)) await fs.writeFile(path.join(cal, name), text);
-  const count = async (tag: string, args: string[], roots?: string): Promise<number> => {
+  for (const [name, text] of Object.entries(scripts.files)) {
+    await fs.mkdir(path.dirname(path.join(cal, name)), { recursive: true });
+    await fs.writeFile(path.join(cal, name), text);
+  }
+  const count = async (tag: string, args: string[], hooked: boolean): Promise<number> => {
     const out = path.join(cal, `cg.${tag}`);
-    const r = await runProcess(valgrind, [...callgrindArgs(valgrind, out).slice(1), php.bin, '-n', ...(roots !== undefined ? ['-d', `extension=${so}`] : []), ...args], { PATH: env.PATH, ...(roots !== undefined ? { WPBENCH_CG_ROOTS: roots } : {}) }, 300_000);
+    const r = await runProcess(valgrind, [...callgrindArgs(valgrind, out).slice(1), php.bin, '-n', ...(hooked ? ['-d', `extension=${so}`] : []), ...args], { PATH: env.PATH, ...(hooked ? { WPBENCH_CG_ROOTS: path.join(cal, 'comp') } : {}) }, 300_000);
     const n = r.code === 0 ? readDump(await fs.readFile(out, 'utf8').catch(() => '')).total : 0;
     if (!n) throw new Error(`the calibration of --profile --instructions failed (${tag}): ${r.stderr.trim().split('\n').slice(-1)[0] ?? r.code}`); // l10n-ignore: CLI error (English)
     return n;
   };
   // Each kind's cost: the hooked run's extra instructions over the plain run's, for N calls of that kind.
   const N = String(scripts.calls);
-  const run = (vm: string, cb: string, roots?: string) => count(`${vm}.${cb}.${roots === undefined ? 'plain' : roots === cal ? 'comp' : 'other'}`, [path.join(cal, 'main.php'), vm, cb], roots);
-  const other = path.join(cal, 'none');
-  const [p0, pv, pc] = [await run('0', '0'), await run(N, '0'), await run('0', N)];
+  const run = (k: number, hooked: boolean) => count(`${k}.${hooked ? 'hooked' : 'plain'}`, [path.join(cal, 'main.php'), ...[0, 1, 2, 3].map((i) => (i === k ? N : '0'))], hooked);
   const costs: number[] = [];
-  for (const roots of [other, cal]) {
-    const [h0, hv, hc] = await Promise.all([run('0', '0', roots), run(N, '0', roots), run('0', N, roots)]);
-    // kind 0/1: from PHP code to another's / the component's function; 2/3: from C (a callback) likewise.
-    const comp = roots === cal ? 1 : 0;
-    costs[comp] = Math.max(0, Math.round((hv - h0 - (pv - p0)) / scripts.calls));
-    costs[2 + comp] = Math.max(0, Math.round((hc - h0 - (pc - p0)) / scripts.calls));
+  const [p0, h0] = [await run(-1, false), await run(-1, true)];
+  for (const k of [0, 1, 2, 3]) {
+    const [p, h] = await Promise.all([run(k, false), run(k, true)]);
+    costs[k] = Math.max(0, Math.round((h - h0 - (p - p0)) / scripts.calls));
   }
   return costs as CallCosts;
 }

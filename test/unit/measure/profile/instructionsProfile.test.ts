@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { calibrationScripts, correctedProfile, parseCalls } from '../../../../src/core/measure/profile/instructionsCorrection';
 import { compileArgs, extensionSource } from '../../../../src/core/measure/profile/instructionsExt';
 import { instructionsProfile, parseMap, readDump } from '../../../../src/core/measure/profile/instructionsProfile';
+import { buildExtension } from '../../../../src/core/measure/run/instructionsProfiling';
 
 const FIX = path.resolve(__dirname, '..', '..', '..', 'fixtures', 'iprofile');
 const read = (f: string) => readFileSync(path.join(FIX, f), 'utf8');
@@ -77,7 +78,14 @@ describe('--profile --instructions: reading callgrind', () => {
     assert.deepEqual(compileArgs(['-I/x'], 'a.c', 'a.so').slice(-4), ['-I/x', 'a.c', '-o', 'a.so']);
     assert.ok(compileArgs([], 'a.c', 'a.so').includes('-fno-optimize-sibling-calls'), 'a trampoline stays a call, not a jump');
     const cal = calibrationScripts();
-    assert.match(cal.files['main.php']!, /require __DIR__ \. '\/fn\.php'/);
+    assert.match(cal.files['main.php']!, /require __DIR__ \. '\/comp\/loops\.php'/);
+    assert.match(cal.files['comp/loops.php']!, /function wpbench_cal_3\(\$n\) \{ \$a = array_fill\(0, \$n, 1\); return array_map\('wpbench_cal_c', \$a\); \}/, 'callbacks from a function of the component');
     assert.ok(cal.calls > 0);
+  });
+
+  it('without the PHP headers the extension is not built, and the reason says what to install', async () => {
+    const r = await buildExtension({ bin: '/nowhere/bin/php8.2', version: '8.2.36', sqlite: true }, { PATH: '' }, '/nowhere/iprofile');
+    assert.ok('why' in r);
+    assert.match(r.why, /php-config .*not found.*sudo apt install gcc php-dev/);
   });
 });
