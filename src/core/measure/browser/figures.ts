@@ -119,19 +119,22 @@ const pathOf = (url: string) => url.replace(/[?#].*$/, '');
  * gave them; largest first.
  */
 export function ownAssets(measured: readonly BrowserLoad[], folders: readonly string[]): BrowserAsset[] {
-  const by = new Map<string, { type: ResourceKind; bytes: number[]; blocking: boolean; ms: number[]; handle?: string }>();
+  // Render-blocking: in more than half of the loads that fetched it (one load's judgement flagged a footer script).
+  const by = new Map<string, { type: ResourceKind; bytes: number[]; blocking: number; ms: number[]; handle?: string }>();
   for (const load of measured) {
     const seen = new Map<string, number>();
+    const blockedHere = new Set<string>();
     for (const r of siteRequests(load)) {
       const p = pathOf(r.url);
       if (!folders.some((f) => p.startsWith(f))) continue;
       seen.set(p, (seen.get(p) ?? 0) + r.bytes);
-      const a = by.get(p) ?? { type: r.type, bytes: [], blocking: false, ms: [] };
-      a.blocking ||= r.render_blocking;
+      const a = by.get(p) ?? { type: r.type, bytes: [], blocking: 0, ms: [] };
+      if (r.render_blocking) blockedHere.add(p);
       a.handle ??= load.handles?.[p];
       by.set(p, a);
     }
     for (const [p, bytes] of seen) by.get(p)!.bytes.push(bytes);
+    for (const p of blockedHere) by.get(p)!.blocking++;
     for (const s of load.scripts) {
       const a = by.get(pathOf(s.url));
       if (a) a.ms.push(s.main_thread_ms);
@@ -145,7 +148,7 @@ export function ownAssets(measured: readonly BrowserLoad[], folders: readonly st
       url,
       type: a.type,
       bytes_kb: round1(median(a.bytes) / 1024),
-      ...(a.blocking ? { render_blocking: true as const } : {}),
+      ...(a.blocking * 2 > a.bytes.length ? { render_blocking: true as const } : {}),
       ...(ms.length ? { main_thread_ms: round1(median(ms)) } : {}),
       ...(a.handle ? { handle: a.handle } : {}),
     });
@@ -181,7 +184,8 @@ export function withBrowser(record: LocalRecord, r: { delta: BrowserDelta; basel
  */
 export const BROWSER_NOISE = { bytes_kb: 0.5, fcp_ms: 16.7, lcp_ms: 16.7, tbt_ms: 10, cls: 0.001 } as const;
 
-/** Whether a browser difference is inside its spread (or under its floor): "within noise". */
+/** Whether a browser difference is inside its spread (or under its floor): "within noise". A difference of the floor
+ * itself, repeated exactly (a plugin's 0.5 KB of head markup, spread 0), is a difference. */
 export function browserWithinNoise(d: BrowserDelta, key: keyof typeof BROWSER_NOISE): boolean {
-  return Math.abs(d[key]) <= Math.max(d.spread[key], BROWSER_NOISE[key]);
+  return Math.abs(d[key]) <= d.spread[key] || Math.abs(d[key]) < BROWSER_NOISE[key];
 }

@@ -295,6 +295,10 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     }
     // An add-on measured without the plugins it needs (its Requires Plugins header, else its own admin notice).
     record = withNeeds(record, component.requires, component.requires?.length ? undefined : ownNeedsNotice(rs.notices.measured ?? [], rs.notices.baseline ?? []));
+    // The run's whole time, its extra passes (browser, instructions, profile, findings) included.
+    const duration_s = Math.round((Date.now() - started) / 100) / 10;
+    record = { ...record, local: { ...record.local, duration_s } };
+    if (refRecord) refRecord = { ...refRecord, local: { ...refRecord.local, duration_s } };
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
     return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };
     },

@@ -109,6 +109,18 @@ describe('browser figures: the sides', () => {
     assert.deepEqual(ownFolders('theme', 'child', false, 'parent'), ['/wp-content/themes/child/', '/wp-content/themes/parent/']);
   });
 
+  it('a file is render-blocking when most loads said so, not one (a real theme\'s footer script, mobile)', () => {
+    const once = meas.map((l, i) => ({ ...l, requests: l.requests.map((r) => (r.url.includes('head.js') ? { ...r, render_blocking: i === 0 } : r)) }));
+    assert.equal(ownAssets(once, ownFolders('plugin', 'acme')).find((a) => a.url.endsWith('head.js'))!.render_blocking, undefined);
+    assert.equal(ownAssets(meas, ownFolders('plugin', 'acme')).find((a) => a.url.endsWith('head.js'))!.render_blocking, true);
+  });
+
+  it('a difference of the floor itself, repeated exactly, is a difference (0.5 KB of head markup, spread 0)', () => {
+    const d = { ...browserDelta(base, base.map((l) => ({ ...l, side: 'measured' as const }))), bytes_kb: 0.5 };
+    assert.equal(browserWithinNoise(d, 'bytes_kb'), false);
+    assert.equal(browserWithinNoise({ ...d, bytes_kb: 0.4 }, 'bytes_kb'), true);
+  });
+
   it('puts the figures where the record says them', () => {
     const sample = { ttfbMs: 10, memoryBytes: 1_000_000, queries: 5 };
     const samples = Object.fromEntries(CONTEXTS.map((c) => [c, { baseline: [sample], measured: [sample] }])) as never;
