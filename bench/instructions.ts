@@ -21,6 +21,10 @@ export async function figureInstructions(row: RowFn, details: Record<string, unk
     return;
   }
   const runs = Number(process.env.WPB_INSTR_RUNS ?? 20);
+  // `WPB_INSTR_ROUNDS=N`: the regression runs' timed rounds (the counts, which decide, do not depend on them; fewer
+  // rounds make a case of 20 runs shorter). `WPB_INSTR_CASES=identical,half,tenth`: which cases (default all three).
+  const timed = process.env.WPB_INSTR_ROUNDS ? ['--rounds', process.env.WPB_INSTR_ROUNDS, '--warmup', '1'] : [];
+  const cases = new Set((process.env.WPB_INSTR_CASES ?? 'identical,half,tenth').split(','));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpb-bench-instructions-'));
   const env = { ...process.env, WPBENCH_CACHE_DIR: path.join(dir, 'cache') };
   const measure = measureCli(env);
@@ -60,7 +64,7 @@ export async function figureInstructions(row: RowFn, details: Record<string, unk
       const codes: number[] = [];
       const diffs: string[] = [];
       for (let i = 0; i < runs; i++) {
-        const r = await measure([path.dirname(file), '--baseline-ref', 'HEAD', '--instructions', '--json'], repo);
+        const r = await measure([path.dirname(file), '--baseline-ref', 'HEAD', '--instructions', '--json', ...timed], repo);
         codes.push(r.code);
         try {
           const j = JSON.parse(r.out) as { comparison?: Array<{ context: string; metric: string; difference: number | null }> };
@@ -74,14 +78,20 @@ export async function figureInstructions(row: RowFn, details: Record<string, unk
       git(repo, 'checkout', '-q', '--', '.');
       return codes;
     };
+    if (cases.has('identical')) {
     const same = await series('identical copy', 0);
     row(id, `instructions: identical copy, --baseline-ref HEAD --instructions, both cores busy, ${runs} runs`, `${same.filter((c) => c === 0).length}/${runs} exit 0 (exits ${same.join(' ')})`, `${runs} of ${runs} exit 0`, check(same.every((c) => c === 0)));
+    }
     const half = Math.round((0.005 * homepage) / perIteration);
+    if (cases.has('half')) {
     const five = await series('+0.5 % of the homepage', half);
     row(id, `instructions: +0.5 % of the homepage (${half.toLocaleString('en-US')} iterations), both cores busy, ${runs} runs`, `${five.filter((c) => c === 1).length}/${runs} exit 1 (exits ${five.join(' ')})`, `${runs} of ${runs} exit 1`, check(five.every((c) => c === 1)));
+    }
     const tenth = Math.round((0.001 * homepage) / perIteration);
+    if (cases.has('tenth')) {
     const one = await series('+0.1 % of the homepage', tenth);
     row(id, `instructions: +0.1 % of the homepage (${tenth.toLocaleString('en-US')} iterations), both cores busy, ${runs} runs`, `${one.filter((c) => c === 0).length}/${runs} exit 0, shown as a difference (homepage ${(out['+0.1 % of the homepage'] as { homepageDifferences: string[] }).homepageDifferences.slice(0, 5).join(', ')} …)`, 'a difference outside the spread, not a failure', check(one.every((c) => c === 0)));
+    }
   } catch (e) {
     row(id, 'instructions: regression check on a busy machine', `not measured (${(e as Error).message.split('\n')[0].slice(0, 160)})`, '-', 'not measured');
   } finally {
