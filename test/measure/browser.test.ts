@@ -91,12 +91,11 @@ describe('wp-bench measure --browser (native php, MariaDB, Chromium)', () => {
     const kb = (hero.files['hero.png'] as Buffer).length / 1024;
     assert.ok(Math.abs(h.bytes_kb - kb) <= 0.15 * kb, `+${h.bytes_kb} KB for a ${kb.toFixed(1)} KB image`);
     assert.equal(h.requests, 1);
-    // The largest paint of every load with the plugin is its image, and comes later than the clean side's (the
-    // median; how much later is the bench's ±15 % figure).
+    // The largest paint of every load with the plugin is its image (how much later it comes than the clean side's is
+    // the bench's ±15 % figure: a time, never asserted here).
     const loads = results.get('calib-hero')!.loads;
     for (const l of loads.filter((x) => x.side === 'measured')) assert.equal(l.lcp_url, '/wp-content/plugins/calib-hero/hero.png');
     for (const l of loads.filter((x) => x.side === 'baseline')) assert.notEqual(l.lcp_url, '/wp-content/plugins/calib-hero/hero.png');
-    assert.ok(h.lcp_ms > 0, `LCP ${h.lcp_ms} ± ${h.spread.lcp_ms} (${loads.map((l) => `${l.side[0]}${l.round}:${l.lcp_ms?.toFixed(0)}`).join(' ')})`);
     const asset = h.assets.find((a) => a.url === '/wp-content/plugins/calib-hero/hero.png');
     assert.equal(asset?.type, 'image');
   });
