@@ -134,7 +134,8 @@ async function countSide(o: PassOptions, side: Side, rounds: number, at: string)
 /** Asks one request of a target in a context on a counted server: its count; null when the request failed. */
 export type CountedAsk = (t: CountTarget, ctx: MeasureContext) => Promise<number | null | undefined>;
 
-type ServerOptions = Pick<PassOptions, 'live' | 'site' | 'php' | 'env' | 'sandbox' | 'counter' | 'cookie' | 'runId' | 'onChild' | 'check' | 'progress'>;
+/** What a counted server needs (a side's pass, a site's, the instruction profile's). */
+export type ServerOptions = Pick<PassOptions, 'live' | 'site' | 'php' | 'env' | 'sandbox' | 'counter' | 'cookie' | 'runId' | 'onChild' | 'check' | 'progress'>;
 
 /**
  * A php -S of its own under callgrind (its folder `work/NAME`, a sandbox of its own), `use` asking it requests one

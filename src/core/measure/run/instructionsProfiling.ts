@@ -16,16 +16,14 @@ import { crypto } from '../../lazyNode';
 import * as path from 'node:path';
 import type { PhpInfo } from '../machine/environment';
 import { runProcess } from '../machine/environment';
-import type { SandboxProbe } from '../machine/sandbox';
 import { compileArgs, extensionSource } from '../profile/instructionsExt';
 import { calibrationScripts, correctedProfile, parseCalls, type CallCosts } from '../profile/instructionsCorrection';
 import { parseMap, readDump } from '../profile/instructionsProfile';
 import type { LocalProfile } from '../profile/types';
 import { CONTEXTS, type MeasureContext } from '../record/method';
 import { startPhpServer } from '../runtime/phpRuntime';
-import { liveSite, type LiveSite } from '../site/siteClient';
-import type { Site } from '../site/site';
-import { clockStart, clockWrap, findCounter } from './instructions';
+import { liveSite } from '../site/siteClient';
+import { clockStart, clockWrap, findCounter, type ServerOptions } from './instructions';
 import { componentRoots } from './profiling';
 import type { MeasuredComponent } from '../component/component';
 import { requestContext } from './rounds';
@@ -125,24 +123,13 @@ async function extensionFor(o: ProfilePassOptions, dir: string): Promise<{ built
   return { built, costs };
 }
 
-interface ProfilePassOptions {
+interface ProfilePassOptions extends ServerOptions {
   /** where the compiled extension and its measured costs are kept between runs */
   cacheDir?: string;
-  live: LiveSite;
-  site: Site;
-  php: PhpInfo;
-  env: NodeJS.ProcessEnv;
-  sandbox: SandboxProbe;
-  counter: { valgrind: string; faketime?: string };
-  cookie: string;
   /** the component's files and folders as PHP sees them, and the folder paths are relative to */
   roots: { roots: string[]; base: string };
   measured: ReadonlySet<MeasureContext>;
   rounds?: number;
-  runId?: string;
-  onChild: (pid: number | undefined) => void;
-  check: () => void;
-  progress: (line: string) => void;
 }
 
 /** The measured side's profile by instructions, or why it cannot be made here (the run goes on with the time profile). */
