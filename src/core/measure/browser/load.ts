@@ -24,13 +24,19 @@ export interface LoadOptions {
   proxy: string;
   /** the site's origin: "http://127.0.0.1:PORT" */
   origin: string;
-  side: 'baseline' | 'measured';
+  side: string;
   round: number;
   profile: BrowserProfile;
   limitMs?: number;
   quietMs?: number;
   signal?: AbortSignal;
+  /** capture a filmstrip (Page.startScreencast: small JPEGs, each frame's time from the navigation's start) */
+  frames?: boolean;
 }
+
+/** The filmstrip's frames: small (the report shows them ~200 px wide) and light (the record keeps a few). */
+export const FRAME_WIDTH = 200;
+export const FRAME_QUALITY = 40;
 
 /** Loads the homepage once in a fresh context; what it recorded. */
 export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
@@ -121,6 +127,17 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
       }
     });
     const trace: TraceEvent[] = [];
+    // The filmstrip: each frame's wall-clock time against the document request's (wallTime), as ms from its start.
+    let navWall: number | undefined;
+    on('Network.requestWillBeSent', (p) => {
+      if (navWall === undefined && p.type === 'Document' && typeof p.wallTime === 'number') navWall = p.wallTime;
+    });
+    const frames: { wall: number; jpeg: string }[] = [];
+    on('Page.screencastFrame', (p) => {
+      const meta = p.metadata as { timestamp?: number } | undefined;
+      if (typeof meta?.timestamp === 'number' && typeof p.data === 'string') frames.push({ wall: meta.timestamp, jpeg: p.data });
+      void send('Page.screencastFrameAck', { sessionId: p.sessionId }).catch(() => undefined);
+    });
     on('Tracing.dataCollected', (p) => trace.push(...(p.value as TraceEvent[])));
     const traced = new Promise<void>((resolve) => on('Tracing.tracingComplete', () => resolve()));
 
@@ -137,6 +154,7 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
       // file:, and anything not http(s), never loads; the gate refuses the rest.
       send('Network.setBlockedURLs', { urls: ['file:*', 'ftp:*', 'chrome:*', 'chrome-extension:*'] }),
     ]);
+    if (o.frames) await send('Page.startScreencast', { format: 'jpeg', quality: FRAME_QUALITY, maxWidth: FRAME_WIDTH, maxHeight: Math.round((FRAME_WIDTH * pr.height) / pr.width), everyNthFrame: 1 });
     await send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
     const started = Date.now();
     touch();
@@ -161,6 +179,11 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
     load.scripts = scriptTimes(trace).map((s) => ({ ...s, url: s.url.startsWith(`${o.origin}/`) ? s.url.slice(o.origin.length) : s.url }));
     load.requests = [...reqs.values()].map(({ t0, ...r }) => ({ ...r, start_ms: rel(t0), response_ms: r.response_ms === null ? null : rel(r.response_ms), end_ms: r.end_ms === null ? null : rel(r.end_ms) }));
     if (cut) load.cut = true;
+    if (o.frames) {
+      await send('Page.stopScreencast').catch(() => undefined);
+      // Frames before the navigation (about:blank) are not the page's.
+      if (navWall !== undefined) load.frames = frames.map((f) => ({ at_ms: Math.round((f.wall - navWall!) * 1000), jpeg: f.jpeg })).filter((f) => f.at_ms >= 0);
+    }
     return load;
   } finally {
     for (const off of offs) off();

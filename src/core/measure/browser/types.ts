@@ -60,15 +60,35 @@ export interface LongTask {
   duration_ms: number;
 }
 
+/** A node a layout shift moved, or one a script inserted just before it (what the page saw of it). */
+export interface ShiftNode {
+  /** the element: tag, id and up to three classes ("div#calib-content.box"); a text node's parent element */
+  node: string;
+  /** the ids ("#x") and classes (".y") of the element and its ancestors, nearest first (at most 12): what names it */
+  names: string[];
+}
+
 /** A layout shift not caused by recent input (ms from the navigation's start). */
 export interface LayoutShift {
   start_ms: number;
   value: number;
+  /** the nodes it moved (LayoutShift.sources: at most five, the largest first) */
+  sources?: ShiftNode[];
+  /** elements a script inserted after the page was parsed, since the previous shift (at most a second before it) */
+  inserted?: ShiftNode[];
+}
+
+/** What the page's HTML document holds, as it arrived (decoded): its size and its inline scripts and styles with an id. */
+export interface DocumentParts {
+  html_bytes: number;
+  /** each inline `<script id>` or `<style id>` element, whole (tags included), by its id */
+  inline: { id: string; tag: 'script' | 'style'; bytes: number }[];
 }
 
 /** Everything one page load recorded: the figures are computed from it (figures.ts), the later surfaces read it too. */
 export interface BrowserLoad {
-  side: 'baseline' | 'measured';
+  /** which side was loaded: "baseline" (clean), "measured", "ref" (--baseline-ref), or a --site configuration's id */
+  side: string;
   round: number;
   fcp_ms: number | null;
   lcp_ms: number | null;
@@ -88,6 +108,8 @@ export interface BrowserLoad {
   blocked: string[];
   /** the load hit the time limit: its figures are what was seen until then */
   cut?: true;
+  /** the HTML document's size and inline parts (Network.getResponseBody), when its body could be read */
+  document?: DocumentParts;
   /** a filmstrip: JPEG frames (base64) with their time, when asked for */
   frames?: { at_ms: number; jpeg: string }[];
 }
@@ -116,10 +138,44 @@ export interface BrowserAsset {
   handle?: string;
 }
 
+/** A layout shift the component's side has and the clean side has not, by the node it moved (medians per load). */
+export interface BrowserShift {
+  /** the node moved ("div#calib-content"), and the ids and classes that name it and its ancestors */
+  node: string;
+  names: string[];
+  /** its shifts' score per load: the median over the loads (0 in a load without it) less the clean side's */
+  cls: number;
+  /** in how many of the loads with the component it shifted */
+  loads: number;
+  /** elements a script inserted just before it (the banner that pushed it), when there were */
+  inserted?: ShiftNode[];
+}
+
+/** The HTML document's growth (with the component − clean, medians), and what of it the component printed inline. */
+export interface DocumentGrowth {
+  /** on the wire (gzipped as sent) */
+  bytes_kb: number;
+  /** the HTML itself, decoded */
+  html_kb: number;
+  /** inline scripts and styles that grew or are new, by the id WordPress printed ("acme-js-extra": wp_localize_script) */
+  inline: { id: string; handle?: string; kind: InlineKind; bytes_kb: number }[];
+  /** the rest of the HTML's growth: the markup (html_kb less the inline parts) */
+  markup_kb: number;
+}
+
+/** localize: HANDLE-js-extra; before/after: HANDLE-js-before/-after (wp_add_inline_script); inline-css: HANDLE-inline-css. */
+export type InlineKind = 'localize' | 'before' | 'after' | 'inline-css' | 'script' | 'style';
+
 /** contexts.homepage.browser: differences (with the component − clean) of the medians, and their spread. */
 export interface BrowserDelta extends BrowserFigures {
   spread: { bytes_kb: number; fcp_ms: number; lcp_ms: number; tbt_ms: number; cls: number };
   assets: BrowserAsset[];
+  /** the layout shifts the component causes, by node (none: absent) */
+  layout_shifts?: BrowserShift[];
+  /** the HTML document's growth, itemised */
+  document?: DocumentGrowth;
+  /** files under the component's folder a browser could load (scripts, styles, images, fonts), loaded or not */
+  front_end_files?: number;
 }
 
 /** local.browser: how the browser figures were taken. */
@@ -136,6 +192,44 @@ export interface BrowserInfo {
   cut?: number;
   /** what the page tried to reach outside the site, refused (hosts, schemes) */
   blocked?: string[];
+  /** one load of each side as the report draws it (waterfall.ts): its requests, marks and filmstrip */
+  waterfall?: BrowserWaterfall;
+}
+
+/** One request as the waterfall draws it (ms from the navigation's start). */
+export interface WaterfallRequest {
+  /** site-relative path with query, or the URL of a refused one (at most 300 characters) */
+  url: string;
+  type: ResourceKind;
+  bytes: number;
+  start_ms: number;
+  response_ms: number | null;
+  end_ms: number | null;
+  render_blocking?: true;
+  /** the component's own file (under its folders) */
+  own?: true;
+  failed?: string;
+}
+
+/** One side's load in the waterfall: its requests, its marks and its filmstrip frames (JPEG, base64). */
+export interface WaterfallSide {
+  fcp_ms: number | null;
+  lcp_ms: number | null;
+  load_ms: number | null;
+  end_ms: number;
+  requests: WaterfallRequest[];
+  /** more requests than the waterfall keeps: how many were left out */
+  more_requests?: number;
+  frames: { at_ms: number; jpeg: string }[];
+}
+
+/** local.browser.waterfall: one load of the clean side and one with the component, loaded after the measured rounds
+ * with frames captured (not counted in the figures: capturing costs the browser work), and the filmstrip's times. */
+export interface BrowserWaterfall {
+  baseline: WaterfallSide;
+  measured: WaterfallSide;
+  /** the times (ms) the filmstrip shows both sides at */
+  filmstrip_ms: number[];
 }
 
 /** What stands in the record when the browser figures could not be taken (no Chromium, Playground …). */

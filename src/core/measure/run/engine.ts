@@ -252,9 +252,12 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
     // --browser: the homepage of each side in headless Chromium, after every timed request (browser/pass.ts).
     if (o.browser) {
-      const b = await browserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, component: { kind: component.kind, slug: component.slug, mustUse: component.mustUse, parent: component.parent ?? undefined }, onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads });
+      const of = (c: MeasuredComponent) => ({ kind: c.kind, slug: c.slug, mustUse: c.mustUse, parent: c.parent ?? undefined });
+      const b = await browserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, component: of(component), ref: refComponent ? of(refComponent) : undefined, onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads });
       if ('unavailable' in b) progress(`warning: ${b.unavailable}; measured without the browser figures`);
       record = withBrowser(record, b);
+      // --baseline-ref: REF's copy was loaded as a third side, against the same clean loads.
+      if (refRecord) refRecord = withBrowser(refRecord, 'unavailable' in b ? b : b.ref ?? { unavailable: "REF's copy was not loaded" });
     }
     // --instructions: each side counted under callgrind, after every timed request (a server of its own per side).
     if (o.instructions) {
