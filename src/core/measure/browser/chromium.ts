@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { childProcess } from '../../lazyNode';
 import { bubblewrapArgs, MAX_SOCKET_PATH, RUN_MARKER, type SandboxProbe } from '../machine/sandbox';
+import { RELAY_PHP, type RelayConfig } from '../machine/relay';
 import { Cdp } from './cdp';
 
 /** Said when no Chromium is found. */
@@ -43,52 +44,6 @@ function isScript(p: string): boolean {
     return false;
   }
 }
-
-/**
- * The relay inside Chromium's sandbox: listens on 127.0.0.1:PORT (one per side: argv[1] is a JSON file of
- * {pairs: [[PORT, SOCKET]…], ready}) and pipes each connection to that side's gate on its Unix socket; touches `ready`
- * once it listens. `php -n`: the core's streams only.
- */
-export const GATE_RELAY_PHP = `<?php
-// WP Bench: Chromium's sandbox has a network of its own; each side's gate is reached through its Unix socket.
-$conf = json_decode(file_get_contents($argv[1]), true);
-$map = array(); $srvs = array();
-foreach ($conf['pairs'] as $p) {
-  $s = @stream_socket_server('tcp://127.0.0.1:' . (int) $p[0], $en, $es);
-  if (!$s) { fwrite(STDERR, "wp-bench gate relay: $es\\n"); exit(1); }
-  $srvs[(int) $s] = $s; $map[(int) $s] = (string) $p[1];
-}
-touch($conf['ready']);
-$peer = array(); $all = array();
-for (;;) {
-  $r = array_merge(array_values($all), array_values($srvs)); $w = null; $x = null;
-  if (@stream_select($r, $w, $x, null) === false) continue;
-  foreach ($r as $s) {
-    if (isset($srvs[(int) $s])) {
-      $c = @stream_socket_accept($s, 0);
-      if (!$c) continue;
-      $t = @stream_socket_client('unix://' . $map[(int) $s], $en, $es, 10);
-      if (!$t) { fclose($c); continue; }
-      $peer[(int) $c] = $t; $peer[(int) $t] = $c; $all[(int) $c] = $c; $all[(int) $t] = $t;
-      continue;
-    }
-    $id = (int) $s;
-    if (!isset($peer[$id])) continue;
-    $o = $peer[$id];
-    $data = @fread($s, 65536);
-    if ($data === false || ($data === '' && feof($s))) {
-      unset($peer[$id], $peer[(int) $o], $all[$id], $all[(int) $o]);
-      @fclose($s); @fclose($o);
-      continue;
-    }
-    for ($off = 0, $n = strlen($data); $off < $n; ) {
-      $k = @fwrite($o, substr($data, $off));
-      if ($k === false || $k === 0) break;
-      $off += $k;
-    }
-  }
-}
-`;
 
 export interface RunningChromium {
   cdp: Cdp;
@@ -165,14 +120,13 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningChromium>
   let args: string[];
   if (sandboxed) {
     // Inside, each side's relay port: 18081, 18082 … (the sandbox's own loopback; nothing else listens there).
-    const pairs: [number, string][] = sides.map((s, i) => [18081 + i, o.gates[s].socketPath!]);
+    const pairs: [string, string][] = sides.map((s, i) => [`tcp://127.0.0.1:${18081 + i}`, `unix://${o.gates[s].socketPath!}`]);
     sides.forEach((s, i) => (proxyOf[s] = `http://127.0.0.1:${18081 + i}`));
     const ready = path.join(o.dir, 'relay.ready');
-    await fs.writeFile(path.join(o.dir, 'relay.php'), GATE_RELAY_PHP);
-    await fs.writeFile(path.join(o.dir, 'relay.json'), JSON.stringify({ pairs, ready }));
+    await fs.writeFile(path.join(o.dir, 'relay.php'), RELAY_PHP);
     // The relay first, Chromium once it listens (at most 10 s).
     const script = '"$1" -n "$2" "$3" & i=0; while [ ! -e "$4" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; shift 4; exec "$@"';
-    const inner = ['-c', script, 'wpbench', o.php!, path.join(o.dir, 'relay.php'), path.join(o.dir, 'relay.json'), ready, o.bin, ...chromiumArgs(profile, true)];
+    const inner = ['-c', script, 'wpbench', o.php!, path.join(o.dir, 'relay.php'), JSON.stringify({ pairs, ready } satisfies RelayConfig), ready, o.bin, ...chromiumArgs(profile, true)];
     const readable = ['/etc/chromium', '/etc/chromium.d', '/var/cache/fontconfig', '/usr/share/fonts'].filter((p) => existsSync(p));
     args = bubblewrapArgs({ mounts: [{ path: o.dir, writable: true }], readable, cwd: o.dir, bin: '/bin/sh', args: inner, ownNetwork: true, hardened: o.sandbox.hardened, limits: false, proc: true });
     bin = o.sandbox.bin!;

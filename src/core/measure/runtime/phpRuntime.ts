@@ -5,7 +5,8 @@ import type * as Net from 'node:net';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { scrubbedEnv, type PhpInfo } from '../machine/environment';
-import { MAX_SOCKET_PATH, RELAY_PHP, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxMount, type SandboxProbe } from '../machine/sandbox';
+import { RELAY_PHP } from '../machine/relay';
+import { MAX_SOCKET_PATH, RUN_MARKER, bubblewrapArgs, phpBinFolders, type SandboxMount, type SandboxProbe } from '../machine/sandbox';
 import type { SandboxLimits } from '../machine/sandboxLimits';
 import { INSTALL_PATH, sandboxMounts, type Site } from '../site/site';
 import { measuredText } from '../component/measuredText';
@@ -141,7 +142,7 @@ export async function startPhpServer(
       await fs.writeFile(path.join(site.workDir, 'relay.php'), RELAY_PHP);
     }
     const inner = ownNet
-      ? { bin: '/bin/sh', args: ['-c', 'php="$1"; relay="$2"; sock="$3"; port="$4"; shift 4; "$php" -n "$relay" "$sock" "$port" & exec "$@"', 'wpbench', php.bin, path.join(site.workDir, 'relay.php'), sock, String(port), ...cmdline] }
+      ? { bin: '/bin/sh', args: ['-c', 'php="$1"; relay="$2"; conf="$3"; shift 3; "$php" -n "$relay" "$conf" & exec "$@"', 'wpbench', php.bin, path.join(site.workDir, 'relay.php'), JSON.stringify({ pairs: [[`unix://${sock}`, `tcp://127.0.0.1:${port}`]], wait: `tcp://127.0.0.1:${port}` }), ...cmdline] }
       : launch;
     launch = { bin: sandbox.bin, args: bubblewrapArgs({ mounts: [...sandboxMounts(site), ...(counted?.mounts ?? [])], readable: phpBinFolders(php.bin, env.PATH), cwd: site.siteDir, ownNetwork: ownNet, hardened: sandbox.hardened, ...(counted ? { proc: true, limits: counted.limits } : {}), ...inner }) };
   }
