@@ -4,8 +4,10 @@
 // (CLS of a known size), a hero image of known bytes (LCP, bytes), and a hostile page script. Not a test file.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import * as crypto from 'node:crypto';
+import { noisePng } from '../fixtures/lib/noisePng.mjs';
+
+export { noisePng };
 
 /** Busy main-thread work of `ms` (a loop on the clock: the same duration whatever the CPU or its throttling). */
 const busy = (ms: number) => `(function(){var t=performance.now();while(performance.now()-t<${ms}){}})();`;
@@ -82,34 +84,6 @@ export function lateBanner(px: number): Calibration {
   };
 }
 
-/** A PNG of random pixels (incompressible): `width`×`height`, RGB, about 3 bytes a pixel. */
-export function noisePng(width: number, height: number, seed = 'wp-bench'): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(td) >>> 0);
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const rows: Buffer[] = [];
-  let block = crypto.createHash('sha256').update(seed).digest();
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let i = 1; i < row.length; i += 32) {
-      block = crypto.createHash('sha256').update(block).digest();
-      block.copy(row, i, 0, Math.min(32, row.length - i));
-    }
-    rows.push(row);
-  }
-  const idat = zlib.deflateSync(Buffer.concat(rows), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** A hero image at the top of the page (the largest paint): its bytes are known. */
 export function heroImage(width = 400, height = 250): Calibration {
@@ -157,4 +131,20 @@ export async function writeCalibration(dir: string, c: Calibration): Promise<str
   await fs.mkdir(root, { recursive: true });
   for (const [name, body] of Object.entries(c.files)) await fs.writeFile(path.join(root, name), body);
   return root;
+}
+
+/**
+ * Several calibrations as one plugin (`slug`): each one's files, and one main file with each one's PHP after its
+ * header, in the order given (the lines of each are where they were, shifted by the headers left out).
+ */
+export function combined(slug: string, ...parts: Calibration[]): Calibration {
+  const files: Record<string, string | Buffer> = {};
+  let php = header(parts.map((p) => p.slug).join(' + '));
+  for (const p of parts) {
+    for (const [name, body] of Object.entries(p.files)) {
+      if (name === `${p.slug}.php`) php += String(body).replace(/^<\?php\n\/\*\*[\s\S]*?\*\/\n/, '');
+      else files[name] = body;
+    }
+  }
+  return { slug, files: { ...files, [`${slug}.php`]: php } };
 }

@@ -19,6 +19,8 @@ export const FINDING_RULES: Record<FindingKind, { name: string; text: string }> 
   'render-blocking-script': { name: 'RenderBlockingScript', text: "A script the component prints in the page's head without defer or async." },
   'large-asset': { name: 'LargeAsset', text: "A script or stylesheet over 300,000 bytes (Plugin Check's limit)." },
   'admin-asset-everywhere': { name: 'AdminAssetEverywhere', text: 'A script or stylesheet enqueued on every admin screen, not only on the component\'s own.' },
+  'main-thread': { name: 'MainThread', text: "A script of the component's that keeps the browser's main thread busy 50 ms or more per homepage load (measured in Chromium, --browser)." },
+  'layout-shift': { name: 'LayoutShift', text: 'A layout shift on the homepage that the component causes (measured in Chromium, --browser), at the line that names the element or enqueues the script that inserted it.' },
 };
 
 /** "homepage −200 KB, −3 queries" of what fixing it saves per request. */
@@ -36,6 +38,30 @@ export function savesText(f: Finding): string {
   return parts.join('; ');
 }
 
+/**
+ * What the browser measured at a finding's line (--browser): "Measured in Chromium: 252 ms main thread, 230.4 KB on
+ * the wire per load." ('' without it, and for main-thread and layout-shift findings, whose message says it).
+ */
+export function browserEvidenceText(f: Finding): string {
+  // The browser's own kinds say their measurements in their message.
+  if (f.kind === 'main-thread' || f.kind === 'layout-shift') return '';
+  const ev = f.evidence as { main_thread_ms?: unknown; transfer_kb?: unknown };
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const ms = num(ev.main_thread_ms);
+  const kb = num(ev.transfer_kb);
+  const bits = [ms !== undefined ? `${Math.round(ms)} ms main thread` : '', kb !== undefined ? `${kb.toFixed(1)} KB on the wire` : ''].filter(Boolean);
+  return bits.length ? `Measured in Chromium: ${bits.join(', ')} per load.` : '';
+}
+
+/** The SARIF result's properties of a finding measured in the browser (numbers, and the shifted node). */
+function browserProperties(f: Finding): Record<string, unknown> {
+  const ev = f.evidence as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ['main_thread_ms', 'transfer_kb', 'cls', 'loads']) if (typeof ev[k] === 'number') out[k] = ev[k];
+  if (f.kind === 'layout-shift' && typeof ev.node === 'string') out.node = ev.node;
+  return out;
+}
+
 /** The table's lines: one per finding, its fix, and how many there are of each severity. */
 export function findingsLines(findings: readonly Finding[] | undefined, rootLabel = '', asked = false): string[] {
   if (!findings) return asked ? ['Findings: not looked for (they need the native php runtime; see the warning above).'] : [];
@@ -45,7 +71,8 @@ export function findingsLines(findings: readonly Finding[] | undefined, rootLabe
   for (const f of findings) {
     const saves = savesText(f);
     out.push(`  ${f.severity === 'warning' ? 'warning' : 'info   '} ${rootLabel}${measuredLine(f.file, 200)}:${f.line} ${f.kind} [${f.contexts.join(', ')}]`);
-    out.push(`          ${measuredLine(f.message, 400)}${saves ? ` Saves per request: ${saves}.` : ''}`);
+    const measured = browserEvidenceText(f);
+    out.push(`          ${measuredLine(f.message, 400)}${saves ? ` Saves per request: ${saves}.` : ''}${measured ? ` ${measuredLine(measured, 300)}` : ''}`);
     out.push(`          Fix: ${measuredLine(f.fix.description, 300)}${f.fix.edits?.length ? ' (--fix applies it)' : ''}`);
   }
   return out;
@@ -61,7 +88,7 @@ export function findingsMarkdown(r: LocalRecord): string {
   out.push('| Severity | Where | Kind | What | Saves per request | Fix |', '|:--|:--|:--|:--|:--|:--|');
   for (const f of fs) {
     out.push(
-      `| ${f.severity === 'warning' ? '⚠️ warning' : 'ℹ️ information'} | ${markdownCode(`${measuredLine(f.file, 200)}:${f.line}`)} | ${f.kind} | ${escapeMarkdown(measuredLine(f.message, 400))} | ${escapeMarkdown(savesText(f) || '–')} | ${escapeMarkdown(measuredLine(f.fix.description, 300))}${f.fix.edits?.length ? ' (`--fix`)' : ''} |`,
+      `| ${f.severity === 'warning' ? '⚠️ warning' : 'ℹ️ information'} | ${markdownCode(`${measuredLine(f.file, 200)}:${f.line}`)} | ${f.kind} | ${escapeMarkdown(measuredLine(`${f.message}${browserEvidenceText(f) ? ` ${browserEvidenceText(f)}` : ''}`, 700))} | ${escapeMarkdown(savesText(f) || '–')} | ${escapeMarkdown(measuredLine(f.fix.description, 300))}${f.fix.edits?.length ? ' (`--fix`)' : ''} |`,
     );
   }
   out.push('', `<sub>${escapeMarkdown('Found on a throwaway WordPress site by WP Bench (measure --findings): each at the innermost line of the component\'s own code.')}</sub>`);
@@ -79,7 +106,8 @@ export function findingsSarif(r: LocalRecord, prefix = '', toolVersion?: string)
       ruleId: f.kind,
       ruleIndex: FINDING_KINDS.indexOf(f.kind),
       level: f.severity === 'warning' ? 'warning' : 'note',
-      message: { text: esc(measuredLine(`${f.message}${saves ? ` Saves per request: ${saves}.` : ''} Fix: ${f.fix.description}`, 1000)) },
+      message: { text: esc(measuredLine(`${f.message}${saves ? ` Saves per request: ${saves}.` : ''}${browserEvidenceText(f) ? ` ${browserEvidenceText(f)}` : ''} Fix: ${f.fix.description}`, 1000)) },
+      ...(Object.keys(browserProperties(f)).length ? { properties: browserProperties(f) } : {}),
       locations: [{ physicalLocation: { artifactLocation: { uri: uri.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, f.line), startColumn: 1 } } }],
       partialFingerprints: { 'wpBench/v1': `${f.kind}/${r.type}/${r.slug}/${f.file}/${JSON.stringify((f.evidence as { option?: string; handle?: string; query?: string; host?: string }).option ?? (f.evidence as { handle?: string }).handle ?? (f.evidence as { query?: string }).query ?? (f.evidence as { host?: string }).host ?? f.line)}` },
       ...(f.fix.edits?.length
@@ -103,7 +131,7 @@ export function findingsHtml(r: LocalRecord): string {
   if (!fs.length) out.push('<p>No findings.</p>');
   else {
     out.push('<table><thead><tr><th scope="col">Severity</th><th scope="col">Where</th><th scope="col">Kind</th><th scope="col">What</th><th scope="col">Saves per request</th><th scope="col">Fix</th></tr></thead><tbody>');
-    for (const f of fs) out.push(`<tr><td class="${f.severity === 'warning' ? 'over' : 'note'}">${f.severity}</td><td><code>${m(`${f.file}:${f.line}`, 200)}</code></td><td>${f.kind}</td><td>${m(f.message)}</td><td>${e(savesText(f) || '–')}</td><td>${m(f.fix.description, 300)}${f.fix.edits?.length ? ' (<code>--fix</code>)' : ''}</td></tr>`);
+    for (const f of fs) out.push(`<tr><td class="${f.severity === 'warning' ? 'over' : 'note'}">${f.severity}</td><td><code>${m(`${f.file}:${f.line}`, 200)}</code></td><td>${f.kind}</td><td>${m(f.message)}${browserEvidenceText(f) ? ` ${m(browserEvidenceText(f), 300)}` : ''}</td><td>${e(savesText(f) || '–')}</td><td>${m(f.fix.description, 300)}${f.fix.edits?.length ? ' (<code>--fix</code>)' : ''}</td></tr>`);
     out.push('</tbody></table>');
   }
   out.push('</body>', '</html>', '');

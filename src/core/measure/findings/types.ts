@@ -2,8 +2,9 @@
 // carries (`findings` of a LocalRecord).
 import type { ContextName as MeasureContext } from '../../model';
 
-export type FindingKind = 'autoloaded-option' | 'repeated-query' | 'remote-request' | 'render-blocking-script' | 'large-asset' | 'admin-asset-everywhere';
-export const FINDING_KINDS: readonly FindingKind[] = ['autoloaded-option', 'repeated-query', 'remote-request', 'render-blocking-script', 'large-asset', 'admin-asset-everywhere'];
+export type FindingKind = 'autoloaded-option' | 'repeated-query' | 'remote-request' | 'render-blocking-script' | 'large-asset' | 'admin-asset-everywhere' | 'main-thread' | 'layout-shift';
+/** The kinds in the SARIF rules' order (the last two need --browser: findings/browser.ts). */
+export const FINDING_KINDS: readonly FindingKind[] = ['autoloaded-option', 'repeated-query', 'remote-request', 'render-blocking-script', 'large-asset', 'admin-asset-everywhere', 'main-thread', 'layout-shift'];
 
 /** What fixing a finding would save in one context, per request (each figure only where it applies). */
 export interface FindingSaves {

@@ -17,6 +17,9 @@ import type { MeasureContext } from '../record/method';
 import { BOOT_PATH, type Site } from '../site/site';
 import { readProbe, type LiveSite } from '../site/siteClient';
 import { componentRoots } from './profiling';
+import { componentTexts } from './componentTexts';
+import { browserFindings } from '../findings/browser';
+import type { BrowserDelta } from '../browser/types';
 
 /** Said when --findings cannot look (the record then has no `findings`). */
 export const FINDINGS_NEED_PHP = 'findings were not looked for: they need the native php runtime (WordPress Playground runs PHP in WebAssembly, where the collector cannot name the component\'s files); --runtime php';
@@ -54,6 +57,7 @@ export async function findingsPass(
   progress: (line: string) => void,
   onRaw?: (raw: RawFindings[]) => void,
   dbErrors?: ReadonlySet<MeasureContext>,
+  browser?: BrowserDelta,
 ): Promise<Finding[]> {
   const ask = async (s: (typeof PASS_SCREENS)[number], side: 'measured' | 'baseline') => {
     const id = crypto().randomBytes(8).toString('hex');
@@ -85,7 +89,11 @@ export async function findingsPass(
   onRaw?.(raw);
   const root = component.singleFile || component.mustUse ? path.dirname(component.source) : component.source;
   // Places outside the component's own files (forged: the measured PHP can write these records) never become findings.
-  return withFixes(aggregateFindings(await componentRecords(raw, root, progress), measured, { dbErrors }), root);
+  const records = await componentRecords(raw, root, progress);
+  const found = await withFixes(aggregateFindings(records, measured, { dbErrors }), root);
+  // --browser: the measured main-thread time and bytes at the lines, and the browser's own findings (findings/browser.ts).
+  if (!browser || !measured.has('homepage')) return found;
+  return browserFindings(found, records, browser, browser.layout_shifts?.length ? await componentTexts(root, component) : []);
 }
 
 /** At most this many records are read, each at most this large: the folder is writable to the measured PHP. */

@@ -187,7 +187,7 @@ describe('measure --findings: reports', () => {
     const opt = res.find((r) => r.ruleId === 'autoloaded-option')!;
     assert.equal(opt.locations[0].physicalLocation.artifactLocation.uri, 'wp-content/plugins/acme-findings/inc/options.php');
     assert.equal(opt.locations[0].physicalLocation.region.startLine, 5);
-    assert.equal(sarif.runs[0].tool.driver.rules.length, 6);
+    assert.equal(sarif.runs[0].tool.driver.rules.length, 8); // six, and the two of --browser (main-thread, layout-shift)
   });
 
   it('Markdown, HTML and the table escape what came from the plugin; no findings is said', () => {
