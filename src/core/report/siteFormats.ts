@@ -7,6 +7,7 @@ import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { escapeHtml } from '../present/outcome';
 import { htmlHead } from './htmlPage';
 import { plainText } from './plain';
+import { BROWSER_FOOTNOTE, BROWSER_HEADERS, BROWSER_TITLE, NO_FILES, siteBrowserView, type BrowserRow } from './siteBrowserText';
 import { cleanLine, COMPONENTS_LINE, DROP_IN_REASON, kindLabel, measuredFacts, notCountedLine, notedMembers, measuredMembers, memberCell, mustUseMembers, MUST_USE_LINE, SITE_FOOTNOTE, INSTRUCTIONS_FOOTNOTE, markedSections, stackRows } from './siteText';
 
 export interface SiteReportOptions {
@@ -68,7 +69,7 @@ export function siteMarkdownSection(r: SiteRecord, stale?: string): string {
     for (const d of r.drop_ins_left_out) out.push(`- drop-in ${markdownCode(d)}: ${escapeMarkdown(DROP_IN_REASON)}`);
   }
   for (const m of markedSections(r)) out.push('', `**${escapeMarkdown(m.heading)}**`, '', ...m.lines.map((l) => `- ${escapeMarkdown(l)}`));
-  out.push('', `<sub>${escapeMarkdown(SITE_FOOTNOTE)}</sub>`);
+  out.push(...browserMarkdown(r), '', `<sub>${escapeMarkdown(SITE_FOOTNOTE)}</sub>`);
   if (r.local.instructions) out.push('', `<sub>${escapeMarkdown(INSTRUCTIONS_FOOTNOTE)}</sub>`);
   return out.join('\n');
 }
@@ -77,6 +78,40 @@ export function siteMarkdownSection(r: SiteRecord, stale?: string): string {
 export function siteMarkdown(r: SiteRecord, opts: SiteReportOptions = {}): string {
   const subject = opts.subject ? ` — ${escapeMarkdown(plainText(opts.subject, 80))}` : '';
   return `## WP Bench: the site as it runs${subject}\n\n${siteMarkdownSection(r)}\n`;
+}
+
+/** `--browser`: the stack and each member in the site, figure by figure, each member's files (siteBrowserText.ts). */
+function browserMarkdown(r: SiteRecord): string[] {
+  const v = siteBrowserView(r);
+  if (v === undefined) return [];
+  if (typeof v === 'string') return ['', escapeMarkdown(v)];
+  const label = (x: BrowserRow) => (x.member ? `${kindLabel(x.member)} ${mdMember(x.member)}` : escapeMarkdown(x.label));
+  const out = ['', `#### ${BROWSER_TITLE}`, '', escapeMarkdown(`${v.how}.`), '', mdRow(BROWSER_HEADERS), `|:--|${'--:|'.repeat(BROWSER_HEADERS.length - 1)}`];
+  for (const x of v.rows) out.push(mdRow([label(x), ...x.cells.map(escapeMarkdown)]));
+  if (v.files.length || v.none.length) out.push('', 'Their files on the homepage (per load, in the stack):', '');
+  for (const f of v.files) for (const l of f.lines) out.push(`- ${kindLabel(f.member)} ${mdMember(f.member)}: ${escapeMarkdown(l)}`);
+  for (const m of v.none) out.push(`- ${kindLabel(m)} ${mdMember(m)}: ${NO_FILES}`);
+  out.push('', ...v.notes.map((n) => `${escapeMarkdown(n)}.  `), '', `<sub>${escapeMarkdown(BROWSER_FOOTNOTE)}</sub>`);
+  return out;
+}
+
+/** `--browser` as HTML (escaped). */
+function browserHtml(r: SiteRecord): string[] {
+  const v = siteBrowserView(r);
+  if (v === undefined) return [];
+  if (typeof v === 'string') return [`<p class="note">${escapeHtml(v)}</p>`];
+  const label = (x: BrowserRow) => (x.member ? `${escapeHtml(kindLabel(x.member))} ${htmlMember(x.member)}` : escapeHtml(x.label));
+  const out = [`<h3>${escapeHtml(BROWSER_TITLE)}</h3>`, `<p class="meta">${escapeHtml(`${v.how}.`)}</p>`, `<table class="browser">${th(BROWSER_HEADERS, 0)}<tbody>`];
+  for (const x of v.rows) out.push(`<tr><td class="name">${label(x)}</td>${x.cells.map((c) => `<td>${htmlFigures(c)}</td>`).join('')}</tr>`);
+  out.push('</tbody></table>');
+  if (v.files.length || v.none.length) {
+    out.push('<p>Their files on the homepage (per load, in the stack):</p>', '<ul class="browser-files">');
+    for (const f of v.files) for (const l of f.lines) out.push(`<li>${escapeHtml(kindLabel(f.member))} ${htmlMember(f.member)}: ${escapeHtml(l)}</li>`);
+    for (const m of v.none) out.push(`<li>${escapeHtml(kindLabel(m))} ${htmlMember(m)}: ${escapeHtml(NO_FILES)}</li>`);
+    out.push('</ul>');
+  }
+  out.push(...v.notes.map((n) => `<p class="note">${escapeHtml(n)}.</p>`), `<p class="note">${escapeHtml(BROWSER_FOOTNOTE)}</p>`);
+  return out;
 }
 
 /** A figures cell: each figure kept on one line ("+2,053 KB"), a narrow column breaking only between figures. */
@@ -120,7 +155,7 @@ export function siteHtmlSection(r: SiteRecord, stale?: string): string {
     out.push('</ul>');
   }
   for (const m of markedSections(r)) out.push(`<h3>${escapeHtml(m.heading)}</h3>`, '<ul class="marked">', ...m.lines.map((l) => `<li>${escapeHtml(l)}</li>`), '</ul>');
-  out.push(`<p class="note">${escapeHtml(SITE_FOOTNOTE)}</p>`);
+  out.push(...browserHtml(r), `<p class="note">${escapeHtml(SITE_FOOTNOTE)}</p>`);
   if (r.local.instructions) out.push(`<p class="note">${escapeHtml(INSTRUCTIONS_FOOTNOTE)}</p>`);
   out.push('</section>');
   return out.join('\n');

@@ -7,6 +7,7 @@ import { databaseLabel } from '../measure/database/database';
 import { CONTEXTS } from '../measure/record/method';
 import { textTable } from './plain';
 import { formatInstructions } from '../present/format';
+import { siteBrowserLines } from './siteBrowserText';
 
 export const NOT_MEASURED = 'not measured';
 
@@ -131,7 +132,7 @@ export function siteTable(r: SiteRecord): string {
     for (const d of r.drop_ins_left_out) out.push(`  drop-in ${d}: ${DROP_IN_REASON}`);
   }
   for (const m of markedSections(r)) out.push('', `${m.heading}:`, ...m.lines.map((l) => `  ${l}`));
-  out.push('', SITE_FOOTNOTE);
+  out.push(...siteBrowserLines(r), '', SITE_FOOTNOTE);
   if (r.local.instructions) out.push(INSTRUCTIONS_FOOTNOTE);
   return out.join('\n');
 }

@@ -4,6 +4,7 @@
 // they expect, numbers finite, strings strings of a bounded length, no `__proto__` key anywhere. What is wrong is said
 // as the field and what it holds, shortened and escaped. A record without `--shard` is a site record too.
 import { CONTEXTS } from '../record/method';
+import { browserDeltaProblem, browserFiguresProblem, browserInfoProblem } from './siteBrowserShape';
 
 /** The most shards a record may claim (`--shard K/N` takes N ≤ 64; merged records have never had more). */
 export const MAX_SHARDS = 1000;
@@ -99,6 +100,14 @@ function contexts(v: unknown, at: string): Obj {
   return o;
 }
 
+/** `--browser`'s figures (siteBrowserShape.ts), where a record has them. */
+function browser(problem: typeof browserDeltaProblem) {
+  return (v: unknown, at: string): void => {
+    const p = problem(v, at);
+    if (p) throw new Wrong(p);
+  };
+}
+
 function member(v: unknown, at: string): void {
   const c = object(v, at);
   oneOf(c.kind, `${at}.kind`, ['plugin', 'theme']);
@@ -106,6 +115,7 @@ function member(v: unknown, at: string): void {
   string(c.name, `${at}.name`, 1000);
   for (const k of ['must_use', 'not_installed', 'other_shard']) flag(c, k, at);
   for (const k of ['alone', 'in_site']) if (c[k] !== null) contexts(object(c[k], `${at}.${k}`, true), `${at}.${k}`);
+  if (c.in_site !== null) optional(c.in_site as Obj, 'browser', `${at}.in_site`, browser(browserDeltaProblem));
   string(c.left_out, `${at}.left_out`, 2000, true);
   optional(c, 'note', at, (x, a) => string(x, a, 2000));
   optional(c, 'measured_with', at, (x, a) => string(x, a, 300));
@@ -149,6 +159,7 @@ function local(v: unknown): void {
     integer(s.k, `${a}.k`, 1, s.n as number);
   });
   optional(l, 'shards', 'local', (x, a) => integer(x, a, 1, MAX_SHARDS));
+  optional(l, 'browser', 'local', browser(browserInfoProblem));
 }
 
 /** A `__proto__` key anywhere (JSON.parse makes it an own key; spread into the merged record it would be one there too): walked without recursion, however deep. */
@@ -181,7 +192,10 @@ export function siteRecordProblem(v: unknown): string | undefined {
   try {
     prototypeKeys(r);
     optional(r, 'measured_at', '', (x, a) => string(x, a, 100));
-    optional(contexts(r.site, 'site'), 'clean', 'site', (x, a) => {
+    const site = contexts(r.site, 'site');
+    optional(site, 'browser', 'site', browser(browserDeltaProblem));
+    optional(site, 'clean', 'site', (x, a) => {
+      optional(object(x, a), 'browser', a, browser(browserFiguresProblem));
       const c = object(object(x, a).contexts, `${a}.contexts`);
       for (const ctx of CONTEXTS) {
         if (c[ctx] === null) continue;

@@ -3,6 +3,8 @@
 // reports and the editor's store read a record without importing the run (siteRun.ts).
 import { CONTEXTS, type DatabaseInfo, type InstructionsInfo } from '../record/method';
 import type { VaryingCount } from './siteCounts';
+import type { BrowserDelta, BrowserFigures, BrowserInfo, BrowserUnavailable } from '../browser/types';
+import { isBrowserDelta, isBrowserFigures, isBrowserInfo } from './siteBrowserShape';
 import type { ContextFigures, Figures, OwnMedians, StateDependent } from './sitePlan';
 
 export type { ContextFigures, Figures };
@@ -13,7 +15,8 @@ export interface SiteComponentResult {
   name: string;
   must_use?: true;
   alone: { contexts: ContextFigures } | null;
-  in_site: { contexts: ContextFigures } | null;
+  /** `browser` (`--browser`): the stack − the stack without it in the browser, its own files in the stack's loads */
+  in_site: { contexts: ContextFigures; browser?: BrowserDelta } | null;
   left_out: string | null;
   /** why a member of the stack has no figures of its own */
   note?: string;
@@ -34,7 +37,7 @@ export interface SiteRecord {
   /** when it was measured (ISO 8601) */
   measured_at?: string;
   /** `clean`: the clean site's own medians per context (absent in records from before it was kept) */
-  site: { contexts: ContextFigures; clean?: { contexts: Record<keyof ContextFigures, OwnMedians | null> } };
+  site: { contexts: ContextFigures; clean?: { contexts: Record<keyof ContextFigures, OwnMedians | null>; browser?: BrowserFigures }; browser?: BrowserDelta };
   components: SiteComponentResult[];
   /** `not_counted`: per context, the slugs whose alone is not measured there (not in the sum) */
   sum_of_alone: { contexts: ContextFigures; not_counted?: Partial<Record<keyof ContextFigures, string[]>> };
@@ -63,6 +66,8 @@ export interface SiteRecord {
     shards?: number;
     /** `--instructions`: how the configurations' requests were counted (siteInstructions.ts) */
     instructions?: InstructionsInfo;
+    /** `--browser`: how the homepage was loaded (siteRun/siteBrowser.ts), or why it was not */
+    browser?: BrowserInfo | BrowserUnavailable;
   };
 }
 
@@ -90,15 +95,16 @@ export function isSiteRecord(v: unknown): v is SiteRecord {
   const r = v as SiteRecord;
   if (typeof r !== 'object' || r === null || r.source !== 'local' || !isContexts(r.site) || !isContexts(r.sum_of_alone)) return false;
   if (r.site.clean !== undefined && !isOwnMedians(r.site.clean)) return false;
+  if ((r.site.browser !== undefined && !isBrowserDelta(r.site.browser)) || (r.site.clean?.browser !== undefined && !isBrowserFigures(r.site.clean.browser))) return false;
   const nc = r.sum_of_alone.not_counted;
   if (nc !== undefined && (typeof nc !== 'object' || nc === null || !Object.values(nc).every((l) => Array.isArray(l) && l.length <= 5000 && l.every((x) => str(x, 300))))) return false;
   if (!Array.isArray(r.components) || r.components.length > 5000 || !Array.isArray(r.drop_ins_left_out) || !r.drop_ins_left_out.every((d) => str(d))) return false;
   const l = r.local;
-  if (typeof l !== 'object' || l === null || !str(l.wordpress, 100) || !str(l.php, 100) || !str(l.runtime, 100) || !(l.theme === null || str(l.theme, 300))) return false;
+  if (typeof l !== 'object' || l === null || (l.browser !== undefined && !isBrowserInfo(l.browser)) || !str(l.wordpress, 100) || !str(l.php, 100) || !str(l.runtime, 100) || !(l.theme === null || str(l.theme, 300))) return false;
   return r.components.every(
     (c) =>
       typeof c === 'object' && c !== null && (c.kind === 'plugin' || c.kind === 'theme') && str(c.slug, 300) && str(c.name, 1000) &&
-      (c.alone === null || isContexts(c.alone)) && (c.in_site === null || isContexts(c.in_site)) && (c.left_out === null || str(c.left_out)) &&
+      (c.alone === null || isContexts(c.alone)) && (c.in_site === null || (isContexts(c.in_site) && (c.in_site.browser === undefined || isBrowserDelta(c.in_site.browser)))) && (c.left_out === null || str(c.left_out)) &&
       (c.path === undefined || str(c.path)) && (c.hash === undefined || str(c.hash, 200)) &&
       (c.measured_with === undefined || str(c.measured_with, 300)) && (c.not_installed === undefined || c.not_installed === true),
   );

@@ -14,7 +14,7 @@ import type { DetectedComponent } from '../../model';
 import { ComponentLoadingError, ComponentNotFoundError, detectComponent, type MeasuredComponent } from '../component/component';
 import type { SiteComponentResult, SiteRecord } from './siteRecord';
 import { CONTEXTS, type MeasureContext, type NullReason } from '../record/method';
-import { withOpenSite } from '../run/openSite';
+import { track, withOpenSite } from '../run/openSite';
 import { checkSidesUnchanged, measuredText, ownTables, phpErrorText, sideStates, type LiveSite } from '../site/siteClient';
 import { DB_HEADER } from '../database/sideDatabases';
 import { siteConfigsJson } from '../php/sitePhp';
@@ -28,6 +28,7 @@ import { sourceHash } from '../record/cache';
 import { parentsFirst } from '../record/needs';
 import { roundsTaken, siteRounds, throughRedirects } from './siteRounds';
 import { countSite } from './siteInstructions';
+import { memberFolders, siteBrowserPass, withSiteBrowser } from './siteBrowser';
 import { memberCounted, siteCounted, sumCounted } from './siteCounts';
 
 /** WordPress's drop-ins: files of wp-content the stack leaves out (listed). */
@@ -293,6 +294,8 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       const withLoader = (m: Member) => (m.c.mustUse && !muFolders.has(m.c) ? mus.find((o) => muFolders.has(o.c) && o.c.mainFile === m.c.mainFile) : undefined);
       const elsewhere = (m: Member) => !!shard && !left.has(m.c) && !withLoader(m) && !shardOf.has(memberId(m));
       const ids = measured.filter((m) => !left.has(m.c) && !withLoader(m) && !elsewhere(m)).map(memberId);
+      // --browser: the homepage of the clean site, the stack and the stack without each member in headless Chromium (siteBrowser.ts).
+      const browser = o.browser ? await siteBrowserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, configs: measuredConfigs, members: measured.filter((m) => ids.includes(memberId(m))).map((m) => ({ id: memberId(m), folders: memberFolders(m.c, targets.get(m.c)!) })), onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads }) : undefined;
       const a = siteArithmetic(samples, ids);
       const hashes = await hashing;
       for (const m of measured) {
@@ -303,7 +306,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
       }
       const key = (x: SiteComponentResult) => x.in_site?.contexts.homepage?.ttfb_delta_ms ?? -Infinity;
       results.sort((x, y) => Number(x.left_out !== null) - Number(y.left_out !== null) || key(y) - key(x) || x.slug.localeCompare(y.slug));
-      return {
+      return withSiteBrowser({
         source: 'local',
         measured_at: measuredAt,
         site: { contexts: counted ? siteCounted(a.site, counted.counts) : a.site, clean: { contexts: a.clean } },
@@ -326,7 +329,7 @@ async function run(o: MeasureOptions & { theme?: string }, started: number, prog
           ...(shard ? { shard } : {}),
           duration_s: Math.round((Date.now() - started) / 100) / 10,
         },
-      };
+      }, browser);
     },
   );
 }
