@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Node } from 'jsonc-parser';
 import { CONTEXT_NAMES, isValidSlug, type ContextName, type ScanProblem } from '../model';
 import { LineIndex, parseJsonTree, problemAt } from '../scan/text';
+import { BROWSER_FIGURES, type BrowserFigure } from '../measure/compare/comparison';
 
 export const TEAM_CONFIG_FILE = '.wp-bench.json';
 /** A larger team config is refused (it is a handful of settings). */
@@ -55,6 +56,11 @@ export interface MeasureSettings {
   instructions?: number;
   /** Upper bounds on the measured component's own added cost, per context (ttfbMs, memoryMb, queries). */
   ceilings: Partial<Record<ContextName, Budget>>;
+  /**
+   * `--browser`: upper bounds on what the component adds to the homepage in the browser at the working tree
+   * (bytes_kb, requests, render_blocking, fcp_ms, lcp_ms, tbt_ms, cls; the record's names and units).
+   */
+  browser?: Partial<Record<BrowserFigure, number>>;
 }
 
 export function emptyTeamConfig(): TeamConfig {
@@ -148,7 +154,7 @@ export function parseTeamConfig(text: string, file: string): { config: TeamConfi
 
 function readMeasure(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): void {
   if (value.type !== 'object') {
-    at(value, l10n.t('measure must be an object with maxRegressionPercent, instructions and/or ceilings'));
+    at(value, l10n.t('measure must be an object with maxRegressionPercent, instructions, ceilings and/or browser'));
     return;
   }
   const settings: MeasureSettings = { ceilings: {} };
@@ -172,11 +178,41 @@ function readMeasure(value: Node, config: TeamConfig, at: (n: Node, m: string) =
     } else if (kNode.value === 'ceilings') {
       const holder = { ...emptyTeamConfig(), budgets: settings.ceilings };
       readBudgets(vNode, holder, at, (k, n) => mark(`measure.${k.replace(/^budgets\./, 'ceilings.')}`, n), 'measure.ceilings');
+    } else if (kNode.value === 'browser') {
+      const browser = readBrowserBudgets(vNode, at, mark);
+      if (browser) settings.browser = browser;
     } else {
-      at(kNode, l10n.t('Unknown setting "measure.{0}" is ignored (known: maxRegressionPercent, instructions, ceilings)', String(kNode.value).slice(0, 40)));
+      at(kNode, l10n.t('Unknown setting "measure.{0}" is ignored (known: maxRegressionPercent, instructions, ceilings, browser)', String(kNode.value).slice(0, 40)));
     }
   }
   config.measure = settings;
+}
+
+/** `measure.browser`: a number ≥ 0 per browser figure (requests and render_blocking whole); each at its line. */
+function readBrowserBudgets(value: Node, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void): Partial<Record<BrowserFigure, number>> | undefined {
+  const names = BROWSER_FIGURES.join(', ');
+  if (value.type !== 'object') {
+    at(value, l10n.t('measure.browser must be an object of budgets ({0})', names));
+    return undefined;
+  }
+  const out: Partial<Record<BrowserFigure, number>> = {};
+  for (const prop of value.children ?? []) {
+    const [kNode, vNode] = prop.children ?? [];
+    if (!kNode || !vNode) continue;
+    const f = kNode.value as BrowserFigure;
+    if (!(BROWSER_FIGURES as readonly string[]).includes(f)) {
+      at(kNode, l10n.t('Unknown figure "{0}" in measure.browser is ignored (use {1})', String(kNode.value).slice(0, 40), names));
+      continue;
+    }
+    const whole = f === 'requests' || f === 'render_blocking';
+    if (vNode.type !== 'number' || !Number.isFinite(vNode.value) || vNode.value < 0 || (whole && !Number.isInteger(vNode.value))) {
+      at(vNode, whole ? l10n.t('measure.browser.{0} must be a whole number ≥ 0', f) : l10n.t('measure.browser.{0} must be a number ≥ 0', f));
+      continue;
+    }
+    out[f] = vNode.value;
+    mark(`measure.browser.${f}`, kNode);
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 function readBudgets(value: Node, config: TeamConfig, at: (n: Node, m: string) => void, mark: (k: string, n: Node) => void, name = 'budgets'): void {

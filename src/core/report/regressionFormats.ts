@@ -11,6 +11,7 @@ import { plainText, textTable } from './plain';
 import { escapeMarkdown, markdownCode } from '../present/markdownEscape';
 import { regressionSources, sourcePath, subjectDiff } from './regressionSources';
 import { savedText } from './findingsFormats';
+import { BROWSER_RULES, browserHtmlLines, browserJson, browserMarkdownLines, browserRuleOf, browserSarifProperties, browserTableLines, inconclusiveVerdict } from './regressionBrowser';
 
 export interface RegressionSubject {
   /** what REF was given as, and the commit it named */
@@ -62,6 +63,8 @@ export function verdict(s: RegressionSubject): string {
   const judged = judgedOnText(s.report);
   const said = (text: string) => (judged ? `${text} ${judged}` : text);
   if (n) return said(`FAILED: ${n} budget${n === 1 ? '' : 's'} exceeded.`);
+  const withBrowser = inconclusiveVerdict(s.report);
+  if (withBrowser) return said(withBrowser);
   if (k) return said(`INCONCLUSIVE: ${k} TTFB difference${k === 1 ? '' : 's'} too close to the threshold for this run's noise, even after a confirmation pass (memory and queries within budget).`);
   return said(`PASSED: no regression over ${s.report.policy.maxRegressionPercent} %${passedInstructions(s.report)} and no ceiling exceeded.`);
 }
@@ -75,6 +78,7 @@ export function regressionTable(s: RegressionSubject): string {
   const rows = [['CONTEXT', 'METRIC', 'BASELINE', 'CURRENT', 'DIFFERENCE', 'ALLOWED', 'RESULT']];
   for (const m of s.report.rows) rows.push([m.context, METRIC_NAME[m.metric], cell(m, m.baseline), cell(m, m.current), diffText(m), m.allowed === null ? '–' : `+${formatMetric(m.metric, m.allowed)}`, resultText(m)]);
   out.push(textTable(rows));
+  out.push(...browserTableLines(s.report, s.current));
   for (const b of s.report.broken) out.push(`Broken: ${b.context} was measured at the baseline, not at the working tree (${plainText(b.reason, 200)}).`);
   for (const e of s.report.exceeded) if (e.rule !== 'broken') out.push(`Exceeded: ${plainText(e.message, 300)}.`);
   for (const m of s.report.inconclusive ?? []) out.push(`Inconclusive: ${inconclusiveText(m)}.`);
@@ -97,7 +101,7 @@ export function regressionJson(s: RegressionSubject): string {
   return JSON.stringify({
     ref: s.ref,
     commit: s.commit ?? null,
-    passed: s.report.exceeded.length === 0 && (s.report.inconclusive?.length ?? 0) === 0,
+    passed: s.report.exceeded.length === 0 && (s.report.inconclusive?.length ?? 0) === 0 && !s.report.browser?.inconclusive.length,
     inconclusive: (s.report.inconclusive ?? []).map((m) => ({ context: m.context, metric: m.metric, paired: m.paired, allowed: m.allowed })),
     maxRegressionPercent: s.report.policy.maxRegressionPercent,
     ...instructionsProperties(s.report),
@@ -106,6 +110,7 @@ export function regressionJson(s: RegressionSubject): string {
     exceeded: s.report.exceeded,
     comparison: s.report.rows,
     saved: savedText(s.report) ?? null,
+    ...browserJson(s.report),
     ...(subjectDiff(s) ? { profile_diff: subjectDiff(s) } : {}),
   });
 }
@@ -113,7 +118,7 @@ export function regressionJson(s: RegressionSubject): string {
 export function regressionMarkdown(s: RegressionSubject): string {
   const failed = s.report.exceeded.length > 0;
   const out = [
-    `### WP Bench: ${failed ? '❌ performance regression' : s.report.inconclusive?.length ? '⚠️ inconclusive' : '✅ no performance regression'} in ${escapeMarkdown(plainText(s.current.name, 80))} ${markdownCode(s.current.slug)}`,
+    `### WP Bench: ${failed ? '❌ performance regression' : s.report.inconclusive?.length || s.report.browser?.inconclusive.length ? '⚠️ inconclusive' : '✅ no performance regression'} in ${escapeMarkdown(plainText(s.current.name, 80))} ${markdownCode(s.current.slug)}`,
     '',
     `${escapeMarkdown(verdict(s))} Working tree against ${markdownCode(plainText(s.ref, 80))}${s.commit ? ` (${markdownCode(s.commit.slice(0, 12))})` : ''}; ${escapeMarkdown(how(s))}.`,
     '',
@@ -126,6 +131,7 @@ export function regressionMarkdown(s: RegressionSubject): string {
       `| ${m.context} | ${METRIC_NAME[m.metric]} | ${escapeMarkdown(cell(m, m.baseline))} | ${escapeMarkdown(cell(m, m.current))} | ${escapeMarkdown(diffText(m))} | ${m.allowed === null ? '–' : escapeMarkdown(`+${formatMetric(m.metric, m.allowed)}`)} | ${r.startsWith('ok') ? `✅ ${escapeMarkdown(r)}` : m.judged === false ? `➖ ${escapeMarkdown(r)}` : m.inconclusive && !m.regression && !m.overCeiling ? `⚠️ ${escapeMarkdown(r)}` : `❌ ${escapeMarkdown(r)}`} |`,
     );
   }
+  out.push(...browserMarkdownLines(s.report, s.current));
   const saved = savedText(s.report);
   if (saved) out.push('', `**Saved** against ${markdownCode(plainText(s.ref, 80))}, per request: ${escapeMarkdown(saved)}`);
   if (s.report.exceeded.length) {
@@ -155,9 +161,11 @@ export function regressionSarif(s: RegressionSubject, toolVersion?: string): str
     { id: 'regression-source', name: 'RegressionSource', text: "Where a regression came from: a function of the component whose inclusive time per request grew (measure --baseline-ref --profile)." },
     // Only in a log with instructions rows (a run without --instructions writes the rules it always wrote).
     ...(s.report.judgedOnInstructions?.length ? [INSTRUCTIONS_RULE] : []),
+    // Only in a log of a run with browser figures.
+    ...(s.report.browser ? BROWSER_RULES : []),
   ];
   const ruleOf = { regression: 0, ceiling: 1, broken: 2 } as const;
-  const indexOf = (e: RegressionReport['exceeded'][number]): number => (e.metric === 'instructions' ? rules.indexOf(INSTRUCTIONS_RULE) : ruleOf[e.rule]);
+  const indexOf = (e: RegressionReport['exceeded'][number]): number => (e.figure ? rules.indexOf(browserRuleOf(e)) : e.metric === 'instructions' ? rules.indexOf(INSTRUCTIONS_RULE) : ruleOf[e.rule]);
   const uri = (s.mainFile ?? '').replace(/\\/g, '/').replace(/^\/+/, '');
   const results = s.report.exceeded.map((e) => ({
     ruleId: rules[indexOf(e)].id,
@@ -165,7 +173,7 @@ export function regressionSarif(s: RegressionSubject, toolVersion?: string): str
     level: 'error',
     message: { text: plainText(`${s.current.name}: ${e.message}`, 1000).replace(/[\\[\]]/g, (c) => `\\${c}`) },
     locations: uri ? [{ physicalLocation: { artifactLocation: { uri: uri.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: 1, startColumn: 1 } } }] : [],
-    partialFingerprints: { 'wpBench/v1': `${rules[indexOf(e)].id}/${s.current.type}/${s.current.slug}/${e.context}/${e.metric ?? ''}` },
+    partialFingerprints: { 'wpBench/v1': `${rules[indexOf(e)].id}/${s.current.type}/${s.current.slug}/${e.context}/${e.metric ?? e.figure ?? ''}` },
   }));
   // Only where TTFB (or instructions) was judged a regression: a passing run's growth is no finding.
   for (const x of regressionSources(s).filter((y) => s.report.exceeded.some((e) => (e.metric === 'ttfbMs' || e.metric === 'instructions') && e.context === y.context))) {
@@ -180,7 +188,7 @@ export function regressionSarif(s: RegressionSubject, toolVersion?: string): str
     });
   }
   const rulesJson = rules.map((r) => ({ id: r.id, name: r.name, shortDescription: { text: r.text }, fullDescription: { text: r.text }, defaultConfiguration: { level: 'error' }, help: { text: r.text } }));
-  const properties = { passed: s.report.exceeded.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent, ...instructionsProperties(s.report), ...instructionsSarifRows(s.report) };
+  const properties = { passed: s.report.exceeded.length === 0, ref: s.ref, commit: s.commit ?? null, maxRegressionPercent: s.report.policy.maxRegressionPercent, ...instructionsProperties(s.report), ...instructionsSarifRows(s.report), ...browserSarifProperties(s.report) };
   return JSON.stringify(sarifLog(rulesJson, results, properties, { toolVersion }), null, 2);
 }
 
@@ -207,7 +215,7 @@ export function regressionHtml(s: RegressionSubject): string {
     const r = resultText(m);
     out.push(`<tr><td>${m.context}</td><td>${METRIC_NAME[m.metric]}</td><td>${e(cell(m, m.baseline))}</td><td>${e(cell(m, m.current))}</td><td>${e(diffText(m))}</td><td>${m.allowed === null ? '–' : e(`+${formatMetric(m.metric, m.allowed)}`)}</td><td class="${r.startsWith('ok') ? 'ok' : m.judged === false ? 'note' : 'bad'}">${e(r)}</td></tr>`);
   }
-  out.push('</tbody></table>');
+  out.push('</tbody></table>', ...browserHtmlLines(s.report, s.current));
   for (const line of instructionsNote(s.report)) out.push(`<p class="note">${escapeHtml(plainText(line, 600))}</p>`);
   const saved = savedText(s.report);
   if (saved) out.push(`<p class="ok">Saved against <code>${e(s.ref)}</code>, per request: ${e(saved)}</p>`);

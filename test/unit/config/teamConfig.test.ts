@@ -71,7 +71,9 @@ describe('team config (.wp-bench.json)', () => {
     assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
     assert.equal(schema.additionalProperties, false);
     assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', 'budgets', 'context', 'contextWeights', 'ignore', 'measure', 'minimumGrade']);
-    assert.deepEqual(Object.keys(schema.properties.measure.properties), ['maxRegressionPercent', 'instructions', 'ceilings']);
+    assert.deepEqual(Object.keys(schema.properties.measure.properties), ['maxRegressionPercent', 'instructions', 'ceilings', 'browser']);
+    assert.deepEqual(Object.keys(schema.properties.measure.properties.browser.properties), ['bytes_kb', 'requests', 'render_blocking', 'fcp_ms', 'lcp_ms', 'tbt_ms', 'cls']);
+    assert.equal(schema.properties.measure.properties.browser.additionalProperties, false);
     assert.deepEqual([schema.properties.measure.properties.instructions.default, schema.properties.measure.properties.instructions.minimum, schema.properties.measure.properties.instructions.maximum], [0.5, 0, 100]);
     assert.equal(schema.properties.measure.additionalProperties, false);
     assert.equal(schema.properties.measure.properties.maxRegressionPercent.default, 10);
@@ -111,6 +113,22 @@ describe('team config (.wp-bench.json)', () => {
       assert.equal(r.problems.length, 1, bad);
       assert.match(r.problems[0].message, /measure\.instructions must be a number from 0 to 100/);
     }
-    assert.match(parseTeamConfig('{"measure": {"cpu": 1}}', 'x').problems[0].message, /known: maxRegressionPercent, instructions, ceilings/);
+    assert.match(parseTeamConfig('{"measure": {"cpu": 1}}', 'x').problems[0].message, /known: maxRegressionPercent, instructions, ceilings, browser/);
+  });
+
+  it('measure.browser: budgets on what the component adds in the browser, with positions; a wrong figure or value is a problem at its line', () => {
+    const text = '{\n"measure": {\n  "browser": {\n    "lcp_ms": 200,\n    "bytes_kb": 150, "tbt_ms": 50, "cls": 0.05, "requests": 5, "render_blocking": 1, "fcp_ms": 0\n  }\n}\n}';
+    const { config, problems } = parseTeamConfig(text, '.wp-bench.json');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config.measure, { ceilings: {}, browser: { lcp_ms: 200, bytes_kb: 150, tbt_ms: 50, cls: 0.05, requests: 5, render_blocking: 1, fcp_ms: 0 } });
+    assert.deepEqual(config.positions['measure.browser.lcp_ms'], { line: 4, column: 5 });
+    assert.deepEqual(config.positions['measure.browser.cls'], { line: 5, column: 36 });
+    const bad = parseTeamConfig('{"measure": {\n"browser": {\n"lcpMs": 1,\n"tbt_ms": -5,\n"cls": "0.1",\n"requests": 1.5,\n"bytes_kb": 100\n}}}', '.wp-bench.json');
+    assert.deepEqual(bad.config.measure, { ceilings: {}, browser: { bytes_kb: 100 } });
+    assert.deepEqual(bad.problems.map((p) => [p.line, p.column]), [[3, 1], [4, 11], [5, 8], [6, 13]]);
+    assert.match(bad.problems[0].message, /Unknown figure "lcpMs" in measure\.browser is ignored \(use bytes_kb, requests, render_blocking, fcp_ms, lcp_ms, tbt_ms, cls\)/);
+    assert.match(bad.problems[1].message, /measure\.browser\.tbt_ms must be a number ≥ 0/);
+    assert.match(bad.problems[3].message, /measure\.browser\.requests must be a whole number ≥ 0/);
+    assert.match(parseTeamConfig('{"measure": {"browser": [1]}}', 'x').problems[0].message, /measure\.browser must be an object of budgets \(bytes_kb, requests, render_blocking, fcp_ms, lcp_ms, tbt_ms, cls\)/);
   });
 });

@@ -1,6 +1,6 @@
 // The shapes of a comparison of two refs (`--baseline-ref`): the metrics compared and one row of the comparison,
-// what regression.ts judges and instructions.ts adds (its own module, so neither imports the other for them). Pure;
-// types and one constant.
+// what regression.ts judges and instructions.ts adds, and the browser rows of browser.ts (their own module, so none
+// imports another for them). Pure; types and constants.
 import type { MeasureContext } from '../record/method';
 
 export type MeasureMetric = 'ttfbMs' | 'memoryMb' | 'queries';
@@ -8,9 +8,12 @@ export const MEASURE_METRICS: readonly MeasureMetric[] = ['ttfbMs', 'memoryMb', 
 /** The metrics of a comparison's rows: the three, and `instructions` where both records counted them (instructions.ts). */
 export type ComparedMetric = MeasureMetric | 'instructions';
 
-export interface MetricComparison {
-  context: MeasureContext;
-  metric: ComparedMetric;
+/**
+ * What every row of a comparison says: the added cost at both refs, their difference, what was allowed, the verdict.
+ * Browser rows (bytes, requests, FCP …: the homepage in Chromium) read "added" as with the component − clean, medians;
+ * their noise is the larger spread of the two records (0 for requests, counted exactly).
+ */
+export interface ComparedRow {
   /**
    * added cost at the working tree / at the baseline, in the metric's unit (ms, MB, queries); null: not measured.
    * instructions: the whole request's count (the clean site's median + the component's delta), exact integers.
@@ -35,6 +38,11 @@ export interface MetricComparison {
   paired?: { n: number; median: number; lower: number };
   /** the noise cannot decide at the threshold: the median difference is over the allowance, its lower bound is not */
   inconclusive?: boolean;
+}
+
+export interface MetricComparison extends ComparedRow {
+  context: MeasureContext;
+  metric: ComparedMetric;
   /**
    * TTFB the wall clock could not decide, decided by the server's CPU time of the same requests: 'unchanged' (its
    * upper bound within the allowance: the wall-clock difference was the machine's noise) or 'grew' (its lower bound
@@ -43,4 +51,21 @@ export interface MetricComparison {
   cpu?: { verdict: 'unchanged' | 'grew'; median: number; lower: number; upper: number };
   /** false: shown, not judged (TTFB in a context judged on instructions: it can neither fail nor be inconclusive) */
   judged?: false;
+}
+
+/** The browser figures of `--baseline-ref --browser` (the homepage, contexts.homepage.browser), in the record's units. */
+export type BrowserFigure = 'bytes_kb' | 'requests' | 'render_blocking' | 'fcp_ms' | 'lcp_ms' | 'tbt_ms' | 'cls';
+export const BROWSER_FIGURES: readonly BrowserFigure[] = ['bytes_kb', 'requests', 'render_blocking', 'fcp_ms', 'lcp_ms', 'tbt_ms', 'cls'];
+
+/** One browser row: what the component adds to the homepage in the browser at the working tree against at REF. */
+export interface BrowserComparison extends ComparedRow {
+  figure: BrowserFigure;
+}
+
+/** The browser part of a comparison: its rows, those the noise left undecided, or why there are none. */
+export interface BrowserReport {
+  rows: BrowserComparison[];
+  inconclusive: BrowserComparison[];
+  /** the browser figures could not be taken (no Chromium, the browser broke …): judged on the server alone */
+  unavailable?: string;
 }

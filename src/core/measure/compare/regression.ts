@@ -8,7 +8,7 @@
 import { CONTEXTS, type ContextFigures, type LocalRecord, type MeasureContext } from '../record/method';
 import { formatInstructions } from '../../present/format';
 import { DEFAULT_INSTRUCTIONS_PERCENT, compareInstructions, instructionsMessage } from './instructions';
-import { MEASURE_METRICS, type ComparedMetric, type MeasureMetric, type MetricComparison } from './comparison';
+import { MEASURE_METRICS, type BrowserFigure, type BrowserReport, type ComparedMetric, type MeasureMetric, type MetricComparison } from './comparison';
 
 export { MEASURE_METRICS, type ComparedMetric, type MeasureMetric, type MetricComparison } from './comparison';
 
@@ -31,6 +31,8 @@ export interface RegressionPolicy {
   floors?: Record<MeasureMetric, number>;
   /** the instructions row's threshold, in percent of REF's request count (default DEFAULT_INSTRUCTIONS_PERCENT, 0.5) */
   instructionsPercent?: number;
+  /** `--browser`: upper bounds on the component's own added browser cost at the working tree (homepage; compare/browser.ts) */
+  browser?: Partial<Record<BrowserFigure, number>>;
 }
 
 export type ExceededRule = 'regression' | 'ceiling' | 'broken';
@@ -38,8 +40,10 @@ export type ExceededRule = 'regression' | 'ceiling' | 'broken';
 export interface Exceeded {
   rule: ExceededRule;
   context: MeasureContext;
-  /** absent for `broken` (the context is no longer measurable at all) */
+  /** absent for `broken` (the context is no longer measurable at all) and for a browser figure */
   metric?: ComparedMetric;
+  /** `--browser`: the browser figure of the homepage that was exceeded (compare/browser.ts) */
+  figure?: BrowserFigure;
   current: number | null;
   baseline: number | null;
   difference: number | null;
@@ -57,6 +61,8 @@ export interface RegressionReport {
   inconclusive: MetricComparison[];
   /** contexts judged on instructions, memory and queries (both records counted instructions there): TTFB not judged */
   judgedOnInstructions: MeasureContext[];
+  /** `--browser`: the homepage's browser figures compared (compare/browser.ts); absent when neither record has them */
+  browser?: BrowserReport;
 }
 
 /**
