@@ -5,7 +5,7 @@
 // Both exit 1 when a figure could not be measured because of an error. Fixtures are generated (seeded) in
 // a temp dir removed at the end; the emulator listens on 127.0.0.1 only.
 // The figures live beside it: detection.ts (1, 1b), lookups.ts (2, 3), activation.ts (4), heap.ts (5), scale.ts (6),
-// measure.ts (7), regression.ts (8), profile.ts (9), site.ts (10), findings.ts (11), instructions.ts (12), siteNoop.ts (13), siteInstructions.ts (14), browser.ts (15); common.ts holds the mode, the rows and details, and the formatting they share.
+// measure.ts (7), regression.ts (8), profile.ts (9), site.ts (10), findings.ts (11), instructions.ts (12), siteNoop.ts (13), siteInstructions.ts (14), browser.ts (15), lighthouse.ts (16: with WPB_LIGHTHOUSE only), browserRegression.ts (17); common.ts holds the mode, the rows and details, and the formatting they share.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,6 +20,8 @@ import { figureInstructions } from './instructions';
 import { figureSiteNoop } from './siteNoop';
 import { figureSiteInstructions } from './siteInstructions';
 import { figureBrowser } from './browser';
+import { figureLighthouse } from './lighthouse';
+import { figureBrowserRegression } from './browserRegression';
 import { round } from './lib/util';
 import { CONFIG, details, log, mib, QUICK, ROOT, row, rows, settle } from './common';
 import { figureDetection, figureDetectionOther } from './detection';
@@ -123,6 +125,8 @@ async function main(): Promise<number> {
     await attempt('13', 'site no-op members', () => figureSiteNoop(row, details, QUICK, log));
     await attempt('14', 'site instructions', () => figureSiteInstructions(row, details, QUICK, log));
     await attempt('15', 'browser', () => figureBrowser(row, details, QUICK, log));
+    await attempt('16', 'browser beside Lighthouse', () => figureLighthouse(row, details, QUICK, log));
+    await attempt('17', 'browser regression check', () => figureBrowserRegression(row, details, QUICK, log));
   } finally {
     cleanup();
     process.off('SIGINT', onSignal);

@@ -15,6 +15,7 @@ import { registerMeasureSite, type MeasureSiteCommand } from './vscode/measureSi
 import { PROFILE_LENS_SELECTOR, ProfileLensProvider } from './vscode/profileLens';
 import { registerFindings } from './vscode/findings';
 import { FlamePanel, registerFlameGraph } from './vscode/flameGraph';
+import { BrowserPanel, registerBrowserReport } from './vscode/browserPanel';
 import { BenchDiagnostics, BenchQuickFixes } from './vscode/diagnostics';
 import { LocationIndex } from './core/session/locationIndex';
 import { BenchHoverProvider, DOCUMENT_SELECTOR, type EntryIndex } from './vscode/hover';
@@ -55,6 +56,7 @@ export interface WpBenchApi {
   lookupPanel: () => LookupPanel | undefined;
   glancePanel: (kind: GlanceKind) => GlancePanel | undefined;
   flamePanel: () => FlamePanel | undefined;
+  browserPanel: () => BrowserPanel | undefined;
   /** The next question (ask or confirm) is answered with this instead of being shown. */
   answerNext: (choice: string | undefined) => void;
   /** Forgets answers queued by answerNext that no question used (a suite starts from a known state). */
@@ -107,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const measureSite = registerMeasureSite(commands, context, bench, { confirm: ui.ask }, () => measure.running?.slug ?? profile.running?.slug);
   measure.busyWith = profile.busyWith = () => measureSite.running?.slug;
   registerFlameGraph(commands, context, bench);
+  registerBrowserReport(commands, context, bench);
   const findings = registerFindings(commands, context, bench, () => measure.running?.slug ?? profile.running?.slug ?? measureSite.running?.slug);
   const lenses = new ProfileLensProvider(bench);
   context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider(PROFILE_LENS_SELECTOR, lenses));
@@ -196,7 +199,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   if (testHooks) {
-    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, measureSite, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), flamePanel: () => FlamePanel.active, answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
+    const api: WpBenchApi = { bench, index, tree, statusBar, diagnostics, inline, measure, profile, measureSite, lenses, keys, activationMs, ready, lookupPanel: () => LookupPanel.active, glancePanel: (kind) => GlancePanel.get(kind), flamePanel: () => FlamePanel.active, browserPanel: () => BrowserPanel.active, answerNext: (choice) => void answers.push(choice), clearAnswers: () => void answers.splice(0) };
     context.subscriptions.push(vscode.commands.registerCommand('wpBench.test.api', () => api));
   }
 }

@@ -9,7 +9,7 @@ import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
 import { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/run/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, compareRecords, confirmWhenUndecided, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/regression';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, browserInconclusiveCount, compareWithBrowser, confirmWhenUndecided, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/browser';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
 export const EXIT_INCONCLUSIVE = 3;
@@ -28,6 +28,7 @@ import { findingsHtml, findingsLines, findingsMarkdown, findingsSarif } from '..
 import { applyEdits, componentFindings } from '../core/measure/findings/fix';
 import { measuredLine, measuredText } from '../core/measure/component/measuredText';
 import { BROWSER_ROUNDS } from '../core/measure/browser/pass';
+import { browserHtml, browserMarkdown } from '../core/report/browserHtml';
 
 /** The CLI's io (its `signal` aborts the run; the CLI wires Ctrl-C there, and nothing is left behind), with the cache. */
 export interface MeasureIo extends CliIo {
@@ -62,7 +63,8 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
   --format FORMAT            with --baseline-ref: table (default), json, markdown, sarif or html; with --site:
                              table (default), json (as --json), markdown or html (a self-contained page); with
                              --profile: speedscope (a file speedscope.app opens) or collapsed (folded stacks for
-                             flame graph tools) of the measured side in one context
+                             flame graph tools) of the measured side in one context; with --browser alone: html (a
+                             waterfall of the homepage's requests, a filmstrip of both sides) or markdown
   --profile                  also profile the component (native php with the Excimer extension; exit 8 without):
                              after the timed rounds, ${PROFILE_ROUNDS} more requests per context sampled every 1 ms; the table
                              and --json name the component's own functions with their time and queries per request
@@ -87,7 +89,7 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              in a fresh context through Lighthouse's throttling; what the component adds in bytes,
                              requests, render-blocking requests, FCP, LCP, TBT and CLS, and its own scripts, styles
                              and images. The page reaches the throwaway site only. Without Chromium, said, and
-                             measured without
+                             measured without. --site: the clean site, the stack, the stack without each member
   --device desktop|mobile    with --browser: Lighthouse's desktop (default: 10,240 kb/s, 40 ms RTT, 1350×940) or
                              mobile (Slow 4G: 1,638.4 kb/s, 150 ms RTT, 4× CPU slowdown, 412×823)
   --browser-rounds N         with --browser: loads per side (default ${BROWSER_ROUNDS}), after one warm-up load
@@ -113,7 +115,7 @@ export const MEASURE_USAGE = `Usage: wp-bench measure PATH [options]
                              said in the output and the record); bubblewrap: refuse to run without it (exit 8)
 
 Exit codes: 0 measured (with --baseline-ref: no budget exceeded), 1 a budget exceeded (--baseline-ref), 2 usage or nothing to measure at PATH,
-3 inconclusive (--baseline-ref: no budget exceeded, but a TTFB difference too close to the threshold for the run's noise,
+3 inconclusive (--baseline-ref: no budget exceeded, but a TTFB or browser difference too close to the threshold for the noise,
 even after a confirmation pass; memory and queries were judged), 6 time limit or interrupted, 7 the component
 (or WordPress) breaks WordPress entirely, 8 no runtime can run, or --profile has no profiler (says what to install), 130 Ctrl-C (SIGINT); SIGTERM and
 SIGHUP exit 6.`;
@@ -162,7 +164,6 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     const device = parsed.flags.get('--device');
     if (device !== undefined && device !== 'desktop' && device !== 'mobile') throw new UsageError('--device is desktop or mobile');
     if (!browser && (device !== undefined || parsed.flags.has('--browser-rounds'))) throw new UsageError('--device and --browser-rounds go with --browser');
-    if (browser && (site || parsed.flags.has('--baseline-ref'))) throw new UsageError('--browser measures one component against the clean site: run it without --site or --baseline-ref');
     if (site && formatFlag !== undefined && !['table', 'json', 'markdown', 'html'].includes(formatFlag)) throw new UsageError('with --site, --format is table, json, markdown or html');
     if (profileFormat && !profile) throw new UsageError(`--format ${profileFormat} needs --profile`);
     if (profileFormat && baselineRef !== undefined) throw new UsageError(`--format ${profileFormat} profiles one copy: run it without --baseline-ref`);
@@ -173,7 +174,9 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     if (findings && baselineRef !== undefined) throw new UsageError('--findings looks at the working tree alone: run it without --baseline-ref (then --baseline-ref HEAD says what a fix saved)');
     if (findings && profileFormat) throw new UsageError(`--format ${profileFormat} writes a profile alone: run --findings without it`);
     if (findings && formatFlag !== undefined && !['table', 'json', 'markdown', 'sarif', 'html'].includes(formatFlag)) throw new UsageError('with --findings, --format is table, json, markdown, sarif or html');
-    if (!findings && !profileFormat && !site && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError('--format and --fail-on-regression need --baseline-ref');
+    // --browser alone: its report as a page (html: waterfall and filmstrip) or Markdown (browserHtml.ts).
+    const browserFormat = browser && !findings && !site && baselineRef === undefined && (formatFlag === 'html' || formatFlag === 'markdown') ? formatFlag : undefined;
+    if (!findings && !profileFormat && !site && !browserFormat && (formatFlag !== undefined || parsed.flags.has('--fail-on-regression')) && baselineRef === undefined) throw new UsageError(browser ? '--format with --browser alone is html or markdown; --format and --fail-on-regression otherwise need --baseline-ref' : '--format and --fail-on-regression need --baseline-ref');
     const contextFlag = parsed.flags.get('--context');
     if (contextFlag !== undefined && !profileFormat) throw new UsageError('--context goes with --format speedscope or collapsed');
     if (contextFlag !== undefined && !(CONTEXTS as readonly unknown[]).includes(contextFlag)) throw new UsageError('--context is activation, homepage or admin');
@@ -234,7 +237,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
     if (parsed.flags.has('--theme')) throw new UsageError('--theme goes with --site');
     if (parsed.flags.has('--shard')) throw new UsageError('--shard goes with --site');
     if (baselineRef !== undefined) {
-      const small = tooSmallToJudge(options.rounds ?? DEFAULT_ROUNDS, options.warmup ?? DEFAULT_WARMUP);
+      const small = tooSmallToJudge(options.rounds ?? DEFAULT_ROUNDS, options.warmup ?? DEFAULT_WARMUP, browser ? (options.browserRounds ?? BROWSER_ROUNDS) : undefined);
       if (small) throw new UsageError(`--baseline-ref: ${small}`);
       return await runRegression(options, baselineRef, json ? 'json' : (formatFlag ?? 'table'), failPct === undefined ? undefined : Number(failPct), io);
     }
@@ -246,6 +249,7 @@ export async function runMeasureCli(argv: string[], io: MeasureIo, searchFrom: s
       return 0;
     }
     if (findings) return await findingsOut(record, json ? 'json' : (formatFlag ?? 'table'), fix, io, options.path);
+    if (browserFormat) return (io.out(browserFormat === 'html' ? browserHtml(record) : browserMarkdown(record)), 0);
     io.out(json ? JSON.stringify(record) : [measureTable(record), ...profileLines(record)].join('\n'));
     return 0;
   } catch (err) {
@@ -311,10 +315,11 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
       ceilings: team.config.measure?.ceilings ?? {},
       // With --instructions: the instructions rows' threshold (percent of REF's request; default 0.5, compare/instructions.ts).
       ...(team.config.measure?.instructions !== undefined ? { instructionsPercent: team.config.measure.instructions } : {}),
+      ...(team.config.measure?.browser ? { browser: team.config.measure.browser } : {}), // --browser: budgets (compare/browser.ts)
     };
     // TTFB the wall clock cannot decide at the threshold gets one confirmation pass first; only then is CPU time asked.
-    const { current, baseline, paired, pairedCpu } = await measureCompare({ ...options, confirm: confirmWhenUndecided(policy) }, refPath, `${abs} at ${ref}`);
-    const report = compareRecords(current, baseline, policy, paired, pairedCpu);
+    const { current, baseline, paired, pairedCpu, pairedBrowser } = await measureCompare({ ...options, confirm: confirmWhenUndecided(policy) }, refPath, `${abs} at ${ref}`);
+    const report = compareWithBrowser(current, baseline, policy, paired, pairedCpu, pairedBrowser);
     const prefix = (await repoPrefix(dir)) ?? '';
     const mainName = component.mainFile;
     const subject: RegressionSubject = { ref, commit: snapshot.commit, current, baseline, report, mainFile: [prefix, mainName].filter(Boolean).join('/') };
@@ -329,7 +334,7 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
               ? regressionHtml(subject)
               : regressionTable(subject);
     io.out(text);
-    return report.exceeded.length ? 1 : report.inconclusive.length ? EXIT_INCONCLUSIVE : 0;
+    return report.exceeded.length ? 1 : report.inconclusive.length || browserInconclusiveCount(report) ? EXIT_INCONCLUSIVE : 0;
   } finally {
     await snapshot.dispose();
   }
@@ -384,9 +389,10 @@ export function interruptSignal(): { signal: AbortSignal; dispose: () => void } 
  * from a change, and without warm-up the first requests' one-time work (caches, transients) lands in the figures:
  * both gave false regressions. At least MIN_PAIRS (5) rounds and 1 warm-up round.
  */
-export function tooSmallToJudge(rounds: number, warmup: number): string | undefined {
+export function tooSmallToJudge(rounds: number, warmup: number, loads?: number): string | undefined {
   if (rounds < MIN_PAIRS) return `${countNoun(rounds, 'measured round')} cannot tell a change from noise (a 95 % bound needs ${MIN_PAIRS}); use --rounds ${MIN_PAIRS} or more (default ${DEFAULT_ROUNDS})`;
   if (warmup < 1) return `without a warm-up round the first requests' one-time work counts as cost; use --warmup 1 or more (default ${DEFAULT_WARMUP})`;
+  if (loads !== undefined && loads < MIN_PAIRS) return `--browser: ${loads} loads a side cannot tell a change from noise (a 95 % bound needs ${MIN_PAIRS}); use --browser-rounds ${MIN_PAIRS} or more`;
   return undefined;
 }
 

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { LocationIndex } from '../core/session/locationIndex';
 import { MEASURE_COMMAND } from '../core/present/local';
+import { BROWSER_REPORT_COMMAND } from '../core/present/visitor';
 import { componentHover } from '../core/session/surfaces';
 import type { Bench, ComponentEntry } from './bench';
 
@@ -26,8 +27,8 @@ export function rangeOf(hit: { line: number; start: number; end: number }): vsco
 export function hoverFor(bench: Bench, entry: ComponentEntry, file?: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(componentHover(bench, entry, file));
   // API and file strings are escaped by the core; the one command a link may run is Measure Locally (which still
-  // checks trust and asks first), never another command, and no HTML.
-  md.isTrusted = { enabledCommands: [MEASURE_COMMAND] };
+  // checks trust and asks first) and Show What the Visitor Pays (a page with no script), never another, and no HTML.
+  md.isTrusted = { enabledCommands: [MEASURE_COMMAND, BROWSER_REPORT_COMMAND] };
   md.supportHtml = false;
   md.supportThemeIcons = false;
   return md;

@@ -120,6 +120,8 @@ export class MeasureCommand {
     this.running = running;
     let hash: string | undefined;
     const wantInstructions = vscode.workspace.getConfiguration('wpBench').get<boolean>('measure.instructions', true) !== false;
+    // What the visitor pays (headless Chromium, about 30 s more; without Chromium the record says why).
+    const wantBrowser = !this.profile && vscode.workspace.getConfiguration('wpBench').get<boolean>('measure.browser', true) !== false;
     try {
       const record = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: this.profile ? vscode.l10n.t('WP Bench: profiling {0} locally', t.name) : vscode.l10n.t('WP Bench: measuring {0} locally', t.name), cancellable: true },
@@ -144,7 +146,7 @@ export class MeasureCommand {
             signal: ac.signal,
             // Always with its findings (at their lines in the editor; a findings pass after the timed rounds), and its
             // CPU instructions where the setting asks and the machine has Valgrind.
-            extraArgs: measureLocallyArgs({ profile: this.profile, instructions: wantInstructions }),
+            extraArgs: measureLocallyArgs({ profile: this.profile, instructions: wantInstructions, browser: wantBrowser }),
             onSpawn: (pid) => (running.childPid = pid),
             onProgress: (line, raw) => {
               const pid = /server pid (\d+)/.exec(raw)?.[1];
@@ -164,6 +166,12 @@ export class MeasureCommand {
         void vscode.window
           .showInformationMessage(vscode.l10n.t('WP Bench: {0} profiled locally: {1}; the figures are above its functions.', t.name, localGradeText(record)), flame)
           .then((choice) => (choice === flame ? vscode.commands.executeCommand('wpBench.showFlameGraph', { kind: t.kind, slug: t.slug }) : undefined));
+      } else if (record.local.browser && !('unavailable' in record.local.browser)) {
+        // Measured in a browser too: the waterfall and filmstrip a click away.
+        const show = vscode.l10n.t('Show What the Visitor Pays');
+        void vscode.window
+          .showInformationMessage(vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)), show)
+          .then((choice) => (choice === show ? vscode.commands.executeCommand('wpBench.showBrowserReport', { kind: t.kind, slug: t.slug }) : undefined));
       } else void vscode.window.showInformationMessage(vscode.l10n.t('WP Bench: {0} measured locally: {1}.', t.name, localGradeText(record)));
       return { status: 'measured', record };
     } catch (err) {

@@ -12,6 +12,7 @@ import type { Bench, ComponentEntry } from './bench';
 import { hoverFor } from './hover';
 import { memberText, siteContextText, siteFactsText, siteTotalText, siteTotalTooltip } from '../core/present/siteLocal';
 import { siteOf } from '../core/session/surfaces';
+import { visitorTreeText } from '../core/present/visitor';
 
 export type Node =
   | { type: 'total' }
@@ -22,6 +23,7 @@ export type Node =
   | { type: 'component'; entry: ComponentEntry }
   | { type: 'context'; entry: ComponentEntry; context: ContextName }
   | { type: 'function'; entry: ComponentEntry; index: number }
+  | { type: 'visitor'; entry: ComponentEntry }
   | { type: 'problems' }
   | { type: 'problem'; problem: ScanProblem & { absFile: string } };
 
@@ -81,7 +83,9 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         // Profiled locally: its top five functions after the contexts, each opening its line.
         const local = this.bench.localResult(node.entry.kind, node.entry.slug);
         const fns = local ? topFunctions(local).map((_, index) => ({ type: 'function', entry: node.entry, index }) as Node) : [];
-        return [...contexts, ...fns];
+        // Measured in a browser too (--browser): what the visitor pays, after the server's contexts.
+        const visitor: Node[] = local && visitorTreeText(local.record) ? [{ type: 'visitor', entry: node.entry }] : [];
+        return [...contexts, ...visitor, ...fns];
       }
       default:
         return [];
@@ -252,6 +256,19 @@ export class ComponentsTree implements vscode.TreeDataProvider<Node> {
         item.accessibilityInformation = { label: vscode.l10n.t('{0}, profiled: {1}', top.label, top.description) };
         const at = new vscode.Range(Math.max(0, top.fn.line - 1), 0, Math.max(0, top.fn.line - 1), 0);
         item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(top.absFile), { selection: at }] };
+        return item;
+      }
+      case 'visitor': {
+        const local = this.bench.localResult(node.entry.kind, node.entry.slug);
+        const t = local && visitorTreeText(local.record);
+        const item = new vscode.TreeItem(t?.label ?? vscode.l10n.t('Visitor'), vscode.TreeItemCollapsibleState.None);
+        item.description = t?.description ?? '';
+        item.accessibilityInformation = { label: t?.spoken ?? '' };
+        item.tooltip = t ? `${t.spoken}\n${vscode.l10n.t('Measured locally in headless Chromium. Click for the waterfall and filmstrip.')}` : undefined;
+        item.iconPath = new vscode.ThemeIcon('globe');
+        item.id = `wpBench.c.${node.entry.kind}.${node.entry.slug}.visitor`;
+        item.contextValue = 'visitor';
+        if (local?.record.local.browser && !('unavailable' in local.record.local.browser)) item.command = { command: 'wpBench.showBrowserReport', title: vscode.l10n.t('Show What the Visitor Pays'), arguments: [{ kind: node.entry.kind, slug: node.entry.slug }] };
         return item;
       }
       case 'context': {

@@ -134,3 +134,23 @@ export async function widenSideBar(page, by) {
   await page.mouse.move(box.x + box.width + by, 400, { steps: 5 });
   await page.mouse.up();
 }
+
+/**
+ * Shows the editor's hover over `token` (a locator of a word in the editor) and waits for one holding `hasText`: a
+ * mouse hover is sometimes not taken (the pointer already there, a tooltip closing), so away and back a few times,
+ * then the keyboard's Show Hover on the same word. Returns the hover's locator.
+ */
+export async function showHover(page, token, hasText) {
+  const hover = page.locator('.monaco-editor .monaco-hover:visible', { hasText });
+  for (let i = 0; i < 4 && !(await hover.isVisible()); i++) {
+    await page.mouse.move(1000, 700);
+    await token.hover();
+    await hover.waitFor({ timeout: 4_000 }).catch(() => undefined);
+  }
+  if (!(await hover.isVisible())) {
+    await token.click();
+    await palette(page, 'Show or Focus Hover');
+  }
+  await hover.waitFor({ timeout: 15_000 });
+  return hover;
+}

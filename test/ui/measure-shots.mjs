@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { copyFixture, startEmulator } from '../integration/run.mjs';
-import { SHOTS, chosenThemes, openSampleWorkbench, comparePlugins, measureFromPalette, palette, quickOpen, setUpSample, widenSideBar } from './drive.mjs';
+import { SHOTS, chosenThemes, openSampleWorkbench, comparePlugins, measureFromPalette, palette, quickOpen, setUpSample, showHover, widenSideBar } from './drive.mjs';
 
 
 fs.mkdirSync(SHOTS, { recursive: true });
@@ -36,19 +36,7 @@ try {
       await quickOpen(page, 'layerslider.php');
       const token = page.locator('.view-line span', { hasText: 'LayerSlider WP' }).first();
       await token.waitFor({ timeout: 15_000 });
-      const hover = page.locator('.monaco-editor .monaco-hover:visible', { hasText: 'Measured locally' });
-      // A mouse hover is sometimes not taken (the pointer already there, a tooltip closing): away and back, a few
-      // times, then the keyboard's Show Hover on the same word.
-      for (let i = 0; i < 4 && !(await hover.isVisible()); i++) {
-        await page.mouse.move(1000, 700);
-        await token.hover();
-        await hover.waitFor({ timeout: 4_000 }).catch(() => undefined);
-      }
-      if (!(await hover.isVisible())) {
-        await token.click();
-        await palette(page, 'Show or Focus Hover');
-      }
-      await hover.waitFor({ timeout: 15_000 });
+      const hover = await showHover(page, token, 'Measured locally');
       assert.match(await hover.innerText(), /measured locally, PHP \d+\.\d+, WordPress/);
       // The hover fades in: the picture once its animation has finished (high contrast showed it half drawn).
       await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.target?.closest?.('.monaco-hover')).every((a) => a.playState === 'finished'));

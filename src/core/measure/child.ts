@@ -55,8 +55,8 @@ export function progressStep(line: string): string | undefined {
  * The editor's Measure Locally: always with its findings; Profile Locally with --profile; with --instructions when
  * the setting wpBench.measure.instructions is on (the CLI counts where the machine has Valgrind, else says why).
  */
-export function measureLocallyArgs(o: { profile: boolean; instructions: boolean }): string[] {
-  return o.profile ? ['--profile', '--findings'] : ['--findings', ...(o.instructions ? ['--instructions'] : [])];
+export function measureLocallyArgs(o: { profile: boolean; instructions: boolean; browser?: boolean }): string[] {
+  return o.profile ? ['--profile', '--findings'] : ['--findings', ...(o.instructions ? ['--instructions'] : []), ...(o.browser ? ['--browser'] : [])];
 }
 
 /** Why a run asked for --instructions measured without them ("Valgrind was not found: install …"), from its progress. */

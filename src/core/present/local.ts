@@ -11,6 +11,7 @@ import type { LocalRecord } from '../measure/record/method';
 import { CONTEXT_NAMES, type BenchmarkRecord, type ComponentKind, type ContextMeasurement, type ContextName } from '../model';
 import { contextLabel, contextLine, escapeMarkdown, siteTotal, type SiteTotal } from './outcome';
 import type { LocalResult } from '../measure/record/method';
+import { visitorHoverLines } from './visitor';
 
 export const MEASURE_COMMAND = 'wpBench.measureLocally';
 
@@ -105,6 +106,8 @@ export function localHoverSection(local: LocalResult, api: BenchmarkRecord | und
     }
   }
   lines.push(...instructionsLines(r));
+  // --browser: what the visitor pays, beside the server figures (present/visitor.ts).
+  lines.push(...visitorHoverLines(r, opts.link ? { kind: r.type, slug: local.slug } : undefined));
   lines.push('');
   const facts = [localWords(r), l10n.t('{0} runtime', r.local.runtime), l10n.t('{0} rounds', r.local.rounds)];
   if (r.local.database) facts.push(l10n.t('database: {0}', shortDatabase(r.local.database)));

@@ -6,11 +6,12 @@ import type { BrowserDelta, BrowserInfo } from '../measure/browser/types';
 import type { LocalRecord } from '../measure/record/method';
 import { countNoun } from '../present/format';
 import { plainText, textTable } from './plain';
+import { documentLines, ownFilesNote, shiftLines } from './browserPageText';
 
 const signed = (n: number, digits: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;
 
 type Key = keyof typeof BROWSER_NOISE;
-const ROWS: { key: Key | 'requests' | 'render_blocking'; label: string; unit: string; digits: number }[] = [
+export const ROWS: { key: Key | 'requests' | 'render_blocking'; label: string; unit: string; digits: number }[] = [
   { key: 'bytes_kb', label: 'Bytes', unit: 'KB', digits: 1 },
   { key: 'requests', label: 'Requests', unit: '', digits: 0 },
   { key: 'render_blocking', label: 'Render-blocking', unit: '', digits: 0 },
@@ -30,6 +31,16 @@ export function browserFigure(d: BrowserDelta, key: (typeof ROWS)[number]['key']
   return withUnit(signed(x, row.digits), row.unit);
 }
 
+/**
+ * One of its files: "/wp-content/plugins/acme/app.js (script, handle acme-app): 300.0 KB, render-blocking, 250 ms main
+ * thread"; a file the site answered with an error reads "answered 404" (a request for nothing, render-blocking or not).
+ */
+export function assetLine(a: BrowserDelta['assets'][number]): string {
+  const what = [a.type, a.handle ? `handle ${plainText(a.handle, 60)}` : null].filter(Boolean).join(', ');
+  const extra = [a.status ? `answered ${a.status}: a request for nothing` : null, a.render_blocking ? 'render-blocking' : null, a.main_thread_ms !== undefined ? `${a.main_thread_ms.toFixed(0)} ms main thread` : null].filter(Boolean).join(', ');
+  return `${plainText(a.url, 120)} (${what}): ${a.bytes_kb.toFixed(1)} KB${extra ? `, ${extra}` : ''}`;
+}
+
 export function browserLines(r: LocalRecord): string[] {
   const info = r.local.browser;
   if (!info) return [];
@@ -46,13 +57,13 @@ export function browserLines(r: LocalRecord): string[] {
   lines.push(textTable(rows));
   if (d.assets.length) {
     lines.push(`Its own files on the homepage (${countNoun(d.assets.length, 'file')}, per load):`);
-    for (const a of d.assets.slice(0, 12)) {
-      const what = [a.type, a.handle ? `handle ${plainText(a.handle, 60)}` : null].filter(Boolean).join(', ');
-      const extra = [a.render_blocking ? 'render-blocking' : null, a.main_thread_ms !== undefined ? `${a.main_thread_ms.toFixed(0)} ms main thread` : null].filter(Boolean).join(', ');
-      lines.push(`  ${plainText(a.url, 100)} (${what}): ${a.bytes_kb.toFixed(1)} KB${extra ? `, ${extra}` : ''}`);
-    }
+    for (const a of d.assets.slice(0, 12)) lines.push(`  ${assetLine(a)}`);
     if (d.assets.length > 12) lines.push(`  … and ${d.assets.length - 12} more (--json has them all)`);
   }
+  // Whether its files load at all, the page's own HTML growth, the shifts it causes (browserPageText.ts).
+  const note = ownFilesNote(d);
+  if (note) lines.push(note);
+  lines.push(...documentLines(d.document), ...shiftLines(d));
   if (info.cut) lines.push(`Warning: ${countNoun(info.cut, 'load')} never settled within 30 s and ${info.cut === 1 ? 'was' : 'were'} cut there.`);
   if (info.blocked?.length) lines.push(`The page tried to reach outside the site (refused): ${info.blocked.slice(0, 5).map((x) => plainText(x, 60)).join(', ')}${info.blocked.length > 5 ? ' …' : ''}.`);
   lines.push(info.sandbox === 'bubblewrap' ? 'Chromium ran in bubblewrap with a network of its own: it reached the throwaway site alone.' : `Chromium ran without a sandbox (${plainText(info.sandbox_note ?? '', 200)}).`);

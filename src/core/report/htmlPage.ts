@@ -40,8 +40,8 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 }
 `;
 
-/** The document up to <body>: `title` is plain text (escaped here). */
-export function htmlHead(title: string): string[] {
+/** The document up to <body>: `title` is plain text (escaped here); `css`, a report's own rules after the shared ones. */
+export function htmlHead(title: string, css = ''): string[] {
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -51,7 +51,7 @@ export function htmlHead(title: string): string[] {
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
-    `<style>${REPORT_CSS}</style>`,
+    `<style>${REPORT_CSS}${css}</style>`,
     '</head>',
     '<body>',
   ];

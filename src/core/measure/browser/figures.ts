@@ -120,7 +120,7 @@ const pathOf = (url: string) => url.replace(/[?#].*$/, '');
  */
 export function ownAssets(measured: readonly BrowserLoad[], folders: readonly string[]): BrowserAsset[] {
   // Render-blocking: in more than half of the loads that fetched it (one load's judgement flagged a footer script).
-  const by = new Map<string, { type: ResourceKind; bytes: number[]; blocking: number; ms: number[]; handle?: string }>();
+  const by = new Map<string, { type: ResourceKind; bytes: number[]; blocking: number; ms: number[]; errors: number[]; handle?: string }>();
   for (const load of measured) {
     const seen = new Map<string, number>();
     const blockedHere = new Set<string>();
@@ -128,8 +128,9 @@ export function ownAssets(measured: readonly BrowserLoad[], folders: readonly st
       const p = pathOf(r.url);
       if (!folders.some((f) => p.startsWith(f))) continue;
       seen.set(p, (seen.get(p) ?? 0) + r.bytes);
-      const a = by.get(p) ?? { type: r.type, bytes: [], blocking: 0, ms: [] };
+      const a = by.get(p) ?? { type: r.type, bytes: [], blocking: 0, ms: [], errors: [] };
       if (r.render_blocking) blockedHere.add(p);
+      if (r.status >= 400) a.errors.push(r.status);
       a.handle ??= load.handles?.[p];
       by.set(p, a);
     }
@@ -151,6 +152,8 @@ export function ownAssets(measured: readonly BrowserLoad[], folders: readonly st
       ...(a.blocking * 2 > a.bytes.length ? { render_blocking: true as const } : {}),
       ...(ms.length ? { main_thread_ms: round1(median(ms)) } : {}),
       ...(a.handle ? { handle: a.handle } : {}),
+      // An error in most of the loads that asked for it (a missing file: `css/` enqueued, `CSS/` on disk).
+      ...(a.errors.length * 2 > a.bytes.length ? { status: median(a.errors) } : {}),
     });
   }
   return out.sort((x, y) => y.bytes_kb - x.bytes_kb || x.url.localeCompare(y.url));

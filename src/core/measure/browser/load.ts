@@ -5,7 +5,8 @@
 // watched until it settles: after the load event, a second with no request in flight, no long task and no layout
 // shift (at most 10 s), or the time limit (30 s), when the load is cut and said.
 import type { Cdp } from './cdp';
-import { BINDING, PAGE_SCRIPT, WORLD, parseReport } from './pageScript';
+import { BINDING, PAGE_SCRIPT, WORLD, parseReport, shiftNodes } from './pageScript';
+import { documentParts } from './documentParts';
 import { scriptTimes, type TraceEvent } from './trace';
 import { handleOfId } from './figures';
 import type { BrowserLoad, BrowserProfile, LoadRequest, ResourceKind } from './types';
@@ -58,6 +59,8 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
     const blocked: string[] = [];
     const inFlight = new Set<string>();
     const rel = (ts: number) => Math.round((ts - (navStart ?? ts)) * 10000) / 10;
+    // The HTML document's body, read when it has arrived (its inline parts: documentParts.ts).
+    let docBody: Promise<{ body: string; base64Encoded: boolean } | undefined> | undefined;
     on('Network.requestWillBeSent', (p) => {
       touch();
       const r = p.request as { url: string };
@@ -89,6 +92,7 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
       if (r && !r.failed) {
         r.bytes = p.encodedDataLength as number;
         r.end_ms = p.timestamp as number;
+        if (r.type === 'document' && !docBody && !/^[a-z]+:/i.test(r.url)) docBody = send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: id }).catch(() => undefined);
       }
     });
     on('Network.loadingFailed', (p) => {
@@ -118,7 +122,7 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
         if (r.u) load.lcp_url = r.u.startsWith(`${o.origin}/`) ? r.u.slice(o.origin.length) : r.u.slice(0, 300);
         else delete load.lcp_url;
       }
-      else if (r.k === 'shift') (touch(), load.layout_shifts.push({ start_ms: r.t, value: r.v }));
+      else if (r.k === 'shift') (touch(), load.layout_shifts.push({ start_ms: r.t, value: r.v, ...shiftNodes(r) }));
       else if (r.k === 'task') (touch(), load.long_tasks.push({ start_ms: r.t, duration_ms: r.d }));
       else if (r.k === 'load') {
         load.load_ms = r.t;
@@ -179,6 +183,8 @@ export async function loadPage(o: LoadOptions): Promise<BrowserLoad> {
     load.scripts = scriptTimes(trace).map((s) => ({ ...s, url: s.url.startsWith(`${o.origin}/`) ? s.url.slice(o.origin.length) : s.url }));
     load.requests = [...reqs.values()].map(({ t0, ...r }) => ({ ...r, start_ms: rel(t0), response_ms: r.response_ms === null ? null : rel(r.response_ms), end_ms: r.end_ms === null ? null : rel(r.end_ms) }));
     if (cut) load.cut = true;
+    const body = await docBody;
+    if (body && typeof body.body === 'string' && body.body.length <= 8 * 1024 * 1024) load.document = documentParts(body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body);
     if (o.frames) {
       await send('Page.stopScreencast').catch(() => undefined);
       // Frames before the navigation (about:blank) are not the page's.

@@ -5,8 +5,11 @@
 import { measuredText, type LiveSite } from '../site/siteClient';
 import type { SandboxProbe } from '../machine/sandbox';
 import { MeasureError } from '../options/runOptions';
+import { REF_SUFFIX, TREE_SUFFIX } from '../site/site';
+import { MU_REF_DIR } from '../php/phpFiles';
 import { browserDelta, ownAssets, ownFolders, sideMedians } from './figures';
-import { browserSidesPass, type BrowserSide } from './sides';
+import { pageExtras } from './pageExtras';
+import { browserSidesPass, type BrowserRunOptions, type BrowserSide } from './sides';
 import { browserWaterfall } from './waterfall';
 import type { BrowserDelta, BrowserFigures, BrowserInfo, BrowserLoad } from './types';
 
@@ -14,21 +17,10 @@ export { BROWSER_ROUNDS } from './sides';
 
 type Component = { kind: 'plugin' | 'theme'; slug: string; mustUse?: boolean; parent?: { slug: string } };
 
-export interface BrowserPassOptions {
-  live: LiveSite;
-  sandbox: SandboxProbe;
-  /** the native runtime's PHP (the relay inside Chromium's sandbox) */
-  php?: string;
-  env: NodeJS.ProcessEnv;
-  device?: 'desktop' | 'mobile';
-  rounds?: number;
+export interface BrowserPassOptions extends BrowserRunOptions {
   component: Component;
   /** --baseline-ref: REF's copy, loaded as a third side ("ref") */
   ref?: Component;
-  runId?: string;
-  onChild?: (pid: number | undefined) => void;
-  check: () => void;
-  progress: (line: string) => void;
   /** every load, as recorded (the later surfaces: waterfall, filmstrip) */
   onLoads?: (loads: BrowserLoad[]) => void;
 }
@@ -44,6 +36,27 @@ export type BrowserPassResult = (BrowserSideResult & { ref?: BrowserSideResult }
 
 const side = (id: string): BrowserSide => ({ id, headers: { 'X-WPBench-Side': id }, db: `side:${id}` });
 
+/**
+ * The site-relative folders of a side's copy: with --baseline-ref the working tree's copy sits in "acme--wpbench-new"
+ * and REF's in "acme--wpbench-ref" (a must-use REF in its own mu folder), as site.ts installs them.
+ */
+export function copyFolders(c: Component, side: string, withRef: boolean): string[] {
+  const folders = ownFolders(c.kind, c.slug, c.mustUse, c.parent?.slug);
+  if (!withRef) return folders;
+  if (c.mustUse) return side === 'ref' ? folders.map((f) => f.replace('/wp-content/mu-plugins/', `/wp-content/${MU_REF_DIR}/`)) : folders;
+  const suffix = side === 'ref' ? REF_SUFFIX : TREE_SUFFIX;
+  return folders.map((f, i) => (i === 0 ? f.replace(new RegExp(`/${escapeRe(c.slug)}/$`), `/${c.slug}${suffix}/`) : f));
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** An asset's path as the component names it (the copy's folder suffix taken off): "/wp-content/plugins/acme/app.js". */
+function asNamed(url: string, c: Component, side: string, withRef: boolean): string {
+  const [mine] = copyFolders(c, side, withRef);
+  const [named] = ownFolders(c.kind, c.slug, c.mustUse, c.parent?.slug);
+  return url.startsWith(mine) ? named + url.slice(mine.length) : url;
+}
+
 export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassResult> {
   try {
     const sides = [side('baseline'), side('measured'), ...(o.ref ? [side('ref')] : [])];
@@ -51,15 +64,17 @@ export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassRes
     if ('unavailable' in r) return r;
     o.onLoads?.(r.loads);
     const base = r.loads.filter((l) => l.side === 'baseline');
-    const of = (id: string, c: Component): BrowserSideResult => {
+    const of = async (id: string, c: Component): Promise<BrowserSideResult> => {
       const mine = r.loads.filter((l) => l.side === id);
-      const folders = ownFolders(c.kind, c.slug, c.mustUse, c.parent?.slug);
+      const folders = copyFolders(c, id, !!o.ref);
       // The report's waterfall and filmstrip: the extra load of each side (sides.ts), the component's files marked.
       const [b, m] = [r.shown?.find((l) => l.side === 'baseline'), r.shown?.find((l) => l.side === 'measured')];
       const info = b && m && id === 'measured' ? { ...r.info, waterfall: browserWaterfall(b, m, folders) } : r.info;
-      return { delta: browserDelta(base, mine, ownAssets(mine, folders)), baseline: sideMedians(base), info, loads: [...base, ...mine] };
+      // Its layout shifts, the document's growth and its front-end files (pageExtras.ts).
+      const delta = { ...browserDelta(base, mine, ownAssets(mine, folders).map((a) => ({ ...a, url: asNamed(a.url, c, id, !!o.ref) }))), ...(await pageExtras(base, mine, o.live.site.siteDir, folders)) };
+      return { delta, baseline: sideMedians(base), info, loads: [...base, ...mine] };
     };
-    return { ...of('measured', o.component), ...(o.ref ? { ref: of('ref', o.ref) } : {}) };
+    return { ...(await of('measured', o.component)), ...(o.ref ? { ref: await of('ref', o.ref) } : {}) };
   } catch (err) {
     // The run's abort and its own failures go on; a browser that broke (crashed, never answered) costs only its figures.
     if (o.live.signal.aborted || err instanceof MeasureError) throw err;

@@ -25,7 +25,8 @@ export interface BrowserSide {
   db?: string;
 }
 
-export interface SidesPassOptions {
+/** What every browser pass is given: the live site, the machine, the profile and rounds, the run's hooks. */
+export interface BrowserRunOptions {
   live: LiveSite;
   sandbox: SandboxProbe;
   /** the native runtime's PHP (the relay inside Chromium's sandbox) */
@@ -33,13 +34,16 @@ export interface SidesPassOptions {
   env: NodeJS.ProcessEnv;
   device?: 'desktop' | 'mobile';
   rounds?: number;
-  sides: BrowserSide[];
-  /** the side of the warm-up load (the one that asks for most files: the measured side, the stack) */
-  warmup: string;
   runId?: string;
   onChild?: (pid: number | undefined) => void;
   check: () => void;
   progress: (line: string) => void;
+}
+
+export interface SidesPassOptions extends BrowserRunOptions {
+  sides: BrowserSide[];
+  /** the side of the warm-up load (the one that asks for most files: the measured side, the stack) */
+  warmup: string;
   /** what the loads are of, for the progress line ("the homepage per side", "the homepage per configuration") */
   per?: string;
   /** the report's waterfall and filmstrip: one more load of these sides after the rounds, with frames captured (not

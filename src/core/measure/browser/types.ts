@@ -136,6 +136,8 @@ export interface BrowserAsset {
   main_thread_ms?: number;
   /** the WordPress handle, when the page names it (`<script id="HANDLE-js">`, `<link id="HANDLE-css">`) */
   handle?: string;
+  /** the HTTP status the site answered in most loads, when it was an error (404: the file is not there) */
+  status?: number;
 }
 
 /** A layout shift the component's side has and the clean side has not, by the node it moved (medians per load). */
@@ -220,6 +222,8 @@ export interface WaterfallSide {
   requests: WaterfallRequest[];
   /** more requests than the waterfall keeps: how many were left out */
   more_requests?: number;
+  /** the load hit the time limit (LOAD_LIMIT_MS): what it shows is what was seen until then */
+  cut?: true;
   frames: { at_ms: number; jpeg: string }[];
 }
 

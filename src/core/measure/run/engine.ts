@@ -31,6 +31,7 @@ import { varyingContexts, withVarying } from '../record/instructionsVarying';
 import { varyingNotice } from '../../present/instructions';
 import { BROWSER_ROUNDS, browserPass } from '../browser/pass';
 import { withBrowser } from '../browser/figures';
+import { pairedBrowser, type PairedBrowser } from '../browser/paired';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -87,6 +88,8 @@ export interface ComparedRecords {
   paired: PairedTtfb;
   /** the same for the server's CPU time of each request (native runtime) */
   pairedCpu: PairedTtfb;
+  /** `--browser`: per browser figure, the paired differences working tree − REF of the loads of each round */
+  pairedBrowser?: PairedBrowser;
 }
 
 /**
@@ -102,7 +105,7 @@ export async function measureCompare(o: MeasureOptions, refPath: string, refLabe
     if (ref.kind !== component.kind) throw new MeasureError(`${refLabel} holds a ${ref.kind}, the working tree a ${component.kind}: nothing to compare`, 2);
     if (ref.kind === 'plugin' && ref.singleFile !== component.singleFile) throw new MeasureError(`${refLabel} is ${ref.singleFile ? 'a single-file plugin' : 'a plugin folder'}, the working tree not: nothing to compare`, 2);
     const out = await run({ ...od, noCache: true }, component, { ...ref, slug: component.slug });
-    return { current: out.current, baseline: out.ref!, paired: out.paired ?? {}, pairedCpu: out.pairedCpu ?? {} };
+    return { current: out.current, baseline: out.ref!, paired: out.paired ?? {}, pairedCpu: out.pairedCpu ?? {}, ...(out.pairedBrowser ? { pairedBrowser: out.pairedBrowser } : {}) };
   });
 }
 
@@ -120,7 +123,7 @@ async function switchBaseline(live: LiveSite): Promise<void> {
   if (res.status !== 200 || error) throw new MeasureError(`the clean site could not switch to its baseline theme (${measuredText(String(error ?? res.status))})`, 7);
 }
 
-async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb; pairedCpu?: PairedTtfb }> {
+async function run(o: MeasureOptions, component: MeasuredComponent, refComponent?: MeasuredComponent): Promise<{ current: LocalRecord; ref?: LocalRecord; paired?: PairedTtfb; pairedCpu?: PairedTtfb; pairedBrowser?: PairedBrowser }> {
   const started = Date.now();
   const progress = o.progress ?? (() => undefined);
   for (const w of component.warnings ?? []) progress(`warning: ${w}`);
@@ -251,6 +254,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     }
     await checkSidesUnchanged(running, cleanBefore, () => "the clean site's database");
     // --browser: the homepage of each side in headless Chromium, after every timed request (browser/pass.ts).
+    let pairedLoads: PairedBrowser | undefined;
     if (o.browser) {
       const of = (c: MeasuredComponent) => ({ kind: c.kind, slug: c.slug, mustUse: c.mustUse, parent: c.parent ?? undefined });
       const b = await browserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, component: of(component), ref: refComponent ? of(refComponent) : undefined, onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads });
@@ -258,6 +262,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       record = withBrowser(record, b);
       // --baseline-ref: REF's copy was loaded as a third side, against the same clean loads.
       if (refRecord) refRecord = withBrowser(refRecord, 'unavailable' in b ? b : b.ref ?? { unavailable: "REF's copy was not loaded" });
+      if (refRecord && !('unavailable' in b) && b.ref) pairedLoads = pairedBrowser([...b.loads, ...b.ref.loads]);
     }
     // --instructions: each side counted under callgrind, after every timed request (a server of its own per side).
     if (o.instructions) {
@@ -294,7 +299,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     // The findings pass comes after every timed and profiled request too.
     if (findingsDir) {
       const measured = new Set(CONTEXTS.filter((ctx) => !failed.measured[ctx]));
-      record = { ...record, findings: await findingsPass(findingsDir, running, cookie, measured, component, check, progress, o.onFindingsRaw, new Set(Object.keys(record.local.database_errors ?? {}) as MeasureContext[])) };
+      record = { ...record, findings: await findingsPass(findingsDir, running, cookie, measured, component, check, progress, o.onFindingsRaw, new Set(Object.keys(record.local.database_errors ?? {}) as MeasureContext[]), record.contexts.homepage?.browser) };
     }
     // An add-on measured without the plugins it needs (its Requires Plugins header, else its own admin notice).
     record = withNeeds(record, component.requires, component.requires?.length ? undefined : ownNeedsNotice(rs.notices.measured ?? [], rs.notices.baseline ?? []));
@@ -303,7 +308,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     record = { ...record, local: { ...record.local, duration_s } };
     if (refRecord) refRecord = { ...refRecord, local: { ...refRecord.local, duration_s } };
     if (cache && !refComponent) await cache.set(cacheKey, record).catch(() => undefined);
-    return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu() } : {}) };
+    return { current: record, ref: refRecord, ...(refComponent ? { paired: pairedTtfb(), pairedCpu: pairedCpu(), ...(pairedLoads ? { pairedBrowser: pairedLoads } : {}) } : {}) };
     },
   );
 }

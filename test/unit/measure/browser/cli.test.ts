@@ -23,8 +23,7 @@ describe('measure --browser: CLI', () => {
     [['--browser-rounds', '3'], /--device and --browser-rounds go with --browser/],
     [['--browser', '--device', 'tablet'], /--device is desktop or mobile/],
     [['--browser', '--browser-rounds', '0'], /--browser-rounds needs a whole number/],
-    [['--browser', '--baseline-ref', 'HEAD'], /without --site or --baseline-ref/],
-    [['--browser', '--site'], /without --site or --baseline-ref/],
+    [['--browser', '--baseline-ref', 'HEAD', '--browser-rounds', '4'], /--baseline-ref: --browser: 4 loads a side cannot tell a change from noise .*--browser-rounds 5 or more/],
   ] as const) {
     it(`${args.join(' ')} is a usage error (exit 2), nothing measured`, async () => {
       const t = io();
@@ -33,6 +32,12 @@ describe('measure --browser: CLI', () => {
       assert.match(t.err.join('\n'), why);
     });
   }
+
+  it('goes with --site: the run starts (on Playground --site itself is refused, exit 8)', async () => {
+    const t = io();
+    assert.equal(await runMeasureCli([FIX, '--site', '--browser', '--device', 'mobile', '--runtime', 'playground'], t.io as never), 8);
+    assert.match(t.err.join('\n'), /--site needs the native php runtime/);
+  });
 
   it('is refused on WordPress Playground (exit 2), saying why and what to run instead', async () => {
     const t = io();

@@ -2,6 +2,7 @@
 // Chromium 156, desktop profile): TBT, CLS, one load's figures, the sides' medians and spread, the component's assets,
 // the record's shape.
 import assert from 'node:assert/strict';
+import { assetLine } from '../../../../src/core/report/browserText';
 import { browserDelta, browserWithinNoise, cumulativeLayoutShift, loadFigures, ownAssets, ownFolders, sideMedians, totalBlockingTime, withBrowser } from '../../../../src/core/measure/browser/figures';
 import { DESKTOP, type BrowserLoad, type LoadRequest } from '../../../../src/core/measure/browser/types';
 import { buildRecord, CONTEXTS } from '../../../../src/core/measure/record/method';
@@ -107,6 +108,14 @@ describe('browser figures: the sides', () => {
     ]);
     assert.deepEqual(ownAssets(meas, ownFolders('theme', 'acme')), []);
     assert.deepEqual(ownFolders('theme', 'child', false, 'parent'), ['/wp-content/themes/child/', '/wp-content/themes/parent/']);
+  });
+
+  it('a file the site answers with an error is named with its status, and said as a request for nothing', () => {
+    const missing = meas.map((l) => ({ ...l, requests: l.requests.map((r) => (r.url.includes('banner.css') ? { ...r, status: 404 } : r)) }));
+    const a = ownAssets(missing, ownFolders('plugin', 'acme')).find((x) => x.url.endsWith('banner.css'))!;
+    assert.equal(a.status, 404);
+    assert.match(assetLine(a), /banner\.css \(stylesheet\): 1\.0 KB, answered 404: a request for nothing/);
+    assert.equal(ownAssets(meas, ownFolders('plugin', 'acme')).find((x) => x.url.endsWith('banner.css'))!.status, undefined);
   });
 
   it('a file is render-blocking when most loads said so, not one (a real theme\'s footer script, mobile)', () => {
