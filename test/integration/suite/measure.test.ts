@@ -49,7 +49,7 @@ describe('Measure Locally', function () {
     // No instructions counted (wpBench.measure.instructions, on by default): callgrind adds about 20 s to each run, and
     // the suite's runs must fit its time limit; the hover and tree's instructions are unit-tested (present/local).
     await vscode.workspace.getConfiguration('wpBench').update('measure.instructions', false, vscode.ConfigurationTarget.Global);
-    // Nor the browser pass (wpBench.measure.browser, on by default: about 30 s more); browser.test.ts shows its figures.
+    // Nor the browser pass (wpBench.measure.browser, on by default: about 30 s more); visitor.test.ts shows its figures.
     await vscode.workspace.getConfiguration('wpBench').update('measure.browser', false, vscode.ConfigurationTarget.Global);
   });
   after(async () => {

@@ -3,6 +3,8 @@
 // the way Measure Locally stores the child's record (bench.local.set), then the real hover provider, the tree's Visitor
 // row and WP Bench: Show What the Visitor Pays (the real report code in its webview): the visitor line beside the
 // server figures, the waterfall with the component's own requests in colour, the filmstrip of both sides.
+// Named to run after the other suites of the trusted workspace (files run in name order): it sets the API address and
+// the key, which the first suite ("WP Bench in VS Code") expects to find unset.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
