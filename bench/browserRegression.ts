@@ -46,6 +46,8 @@ interface Outcome {
   browser: string[];
   /** every exceeded budget, "homepage:fcp_ms" or "admin:ttfbMs" */
   exceeded: string[];
+  /** loads a side of the browser's confirmation pass (a timed figure the first loads left undecided) */
+  confirmed?: number;
 }
 
 export async function figureBrowserRegression(row: RowFn, details: Record<string, unknown>, quick: boolean, log: (s: string) => void): Promise<void> {
@@ -75,16 +77,16 @@ export async function figureBrowserRegression(row: RowFn, details: Record<string
       const r = await measure([plugin, '--baseline-ref', 'HEAD', '--json', ...rounds, ...(browser ? ['--browser'] : [])], repo);
       let o: Outcome = { code: r.code, s: r.s, browser: [], exceeded: [] };
       try {
-        const j = JSON.parse(r.out) as { exceeded?: Array<{ context: string; metric?: string; figure?: string }>; browser?: { rows: Array<{ figure: string; regression: boolean; inconclusive?: boolean }>; unavailable?: string }; error?: { message: string } };
+        const j = JSON.parse(r.out) as { exceeded?: Array<{ context: string; metric?: string; figure?: string }>; browser?: { rows: Array<{ figure: string; regression: boolean; inconclusive?: boolean }>; confirmation_rounds?: number; unavailable?: string }; error?: { message: string } };
         if (j.error) throw new Error(j.error.message);
         if (browser && (!j.browser || j.browser.unavailable)) throw new Error(`no browser figures: ${j.browser?.unavailable ?? r.err.slice(-300)}`);
-        o = { ...o, browser: (j.browser?.rows ?? []).filter((x) => x.regression || x.inconclusive).map((x) => `${x.figure}${x.regression ? '' : '?'}`), exceeded: (j.exceeded ?? []).map((e) => `${e.context}:${e.figure ?? e.metric ?? ''}`) };
+        o = { ...o, browser: (j.browser?.rows ?? []).filter((x) => x.regression || x.inconclusive).map((x) => `${x.figure}${x.regression ? '' : '?'}`), exceeded: (j.exceeded ?? []).map((e) => `${e.context}:${e.figure ?? e.metric ?? ''}`), ...(j.browser?.confirmation_rounds ? { confirmed: j.browser.confirmation_rounds } : {}) };
       } catch (e) {
         throw new Error(`${name}: exit ${r.code}: ${(e as Error).message.slice(0, 300)} ${r.err.slice(-300)}`);
       }
       const list = (out[name] ??= []) as Outcome[];
       list.push(o);
-      log(`browser regression: ${name} #${list.length}: exit ${o.code} in ${o.s.toFixed(1)} s${o.exceeded.length ? ` (exceeded ${o.exceeded.join(', ')})` : ''}${o.browser.length ? ` (browser rows ${o.browser.join(', ')})` : ''}`);
+      log(`browser regression: ${name} #${list.length}: exit ${o.code} in ${o.s.toFixed(1)} s${o.exceeded.length ? ` (exceeded ${o.exceeded.join(', ')})` : ''}${o.browser.length ? ` (browser rows ${o.browser.join(', ')})` : ''}${o.confirmed ? ` (after a confirmation pass of ${o.confirmed} loads a side)` : ''}`);
       return o;
     };
     const series = async (name: string, n: number, loaded: boolean): Promise<Outcome[]> => {
@@ -99,7 +101,7 @@ export async function figureBrowserRegression(row: RowFn, details: Record<string
       }
       return got;
     };
-    const said = (o: Outcome[]) => `${o.filter((x) => x.code === 0).length}/${o.length} exit 0, a browser row flagged in ${o.filter((x) => x.browser.length).length} (exits ${o.map((x) => x.code).join(' ')}${o.some((x) => x.browser.length) ? `; rows ${o.flatMap((x) => x.browser).join(', ')}` : ''})`;
+    const said = (o: Outcome[]) => `${o.filter((x) => x.code === 0).length}/${o.length} exit 0, a browser row flagged in ${o.filter((x) => x.browser.length).length} (exits ${o.map((x) => x.code).join(' ')}${o.some((x) => x.browser.length) ? `; rows ${o.flatMap((x) => x.browser).join(', ')}` : ''}; a confirmation pass in ${o.filter((x) => x.confirmed).length})`;
     for (const [label, loaded] of [['quiet', false], ['both cores busy', true]] as const) {
       const o = await series(`identical copy, ${label}`, runs, loaded);
       row(id, `browser regression check: identical copy, --baseline-ref HEAD --browser, ${label}, ${runs} runs`, said(o), `${runs} of ${runs} exit 0, no browser row flagged`, check(o.every((x) => x.code === 0 && !x.browser.length)));

@@ -9,7 +9,7 @@ import { siteTable } from '../core/report/siteText';
 import { siteHtml, siteMarkdown } from '../core/report/siteFormats';
 import { ComponentNotFoundError, detectComponent } from '../core/measure/component/component';
 import { DEFAULT_DISK_LIMIT_MIB, DEFAULT_ROUNDS, DEFAULT_TIMEOUT_S, DEFAULT_WARMUP, MeasureError, measure, measureCompare, type MeasureOptions } from '../core/measure/run/engine';
-import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, browserInconclusiveCount, compareWithBrowser, confirmWhenUndecided, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/browser';
+import { DEFAULT_MAX_REGRESSION_PERCENT, MIN_PAIRS, browserInconclusiveCount, browserUndecided, compareWithBrowser, confirmWhenUndecided, type PairedTtfb, type RegressionPolicy } from '../core/measure/compare/browser';
 
 /** `--baseline-ref`: no budget exceeded, but a TTFB difference the run's noise could not decide (memory and queries judged). */
 export const EXIT_INCONCLUSIVE = 3;
@@ -318,7 +318,7 @@ async function runRegression(options: MeasureOptions, ref: string, format: strin
       ...(team.config.measure?.browser ? { browser: team.config.measure.browser } : {}), // --browser: budgets (compare/browser.ts)
     };
     // TTFB the wall clock cannot decide at the threshold gets one confirmation pass first; only then is CPU time asked.
-    const { current, baseline, paired, pairedCpu, pairedBrowser } = await measureCompare({ ...options, confirm: confirmWhenUndecided(policy) }, refPath, `${abs} at ${ref}`);
+    const { current, baseline, paired, pairedCpu, pairedBrowser } = await measureCompare({ ...options, confirm: confirmWhenUndecided(policy), confirmBrowser: browserUndecided(policy) }, refPath, `${abs} at ${ref}`);
     const report = compareWithBrowser(current, baseline, policy, paired, pairedCpu, pairedBrowser);
     const prefix = (await repoPrefix(dir)) ?? '';
     const mainName = component.mainFile;

@@ -72,5 +72,5 @@ export function browserLines(r: LocalRecord): string[] {
 
 function profileText(i: BrowserInfo): string {
   const p = i.profile;
-  return `Chromium ${i.chromium}, ${i.device} (${p.throughput_kbps.toLocaleString('en-US', { maximumFractionDigits: 1 })} kb/s, ${p.rtt_ms} ms RTT${p.cpu_slowdown > 1 ? `, ${p.cpu_slowdown}× CPU slowdown` : ''}, ${p.width}×${p.height}), ${countNoun(i.rounds, 'load')} per side, fresh each`;
+  return `Chromium ${i.chromium}, ${i.device} (${p.throughput_kbps.toLocaleString('en-US', { maximumFractionDigits: 1 })} kb/s, ${p.rtt_ms} ms RTT${p.cpu_slowdown > 1 ? `, ${p.cpu_slowdown}× CPU slowdown` : ''}, ${p.width}×${p.height}), ${countNoun(i.rounds, 'load')} per side${i.confirmation_rounds ? ` (${i.confirmation_rounds} of them a confirmation pass)` : ''}, fresh each`;
 }

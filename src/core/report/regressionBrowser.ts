@@ -32,7 +32,7 @@ const bad = (m: BrowserComparison) => m.regression || m.overCeiling;
 function howText(current: LocalRecord): string {
   const b = current.local.browser;
   if (!b || 'unavailable' in b) return 'headless Chromium';
-  return `Chromium ${plainText(b.chromium, 40)}, ${b.device} (${b.profile.throughput_kbps.toLocaleString('en-US')} kb/s, ${b.profile.rtt_ms} ms RTT${b.profile.cpu_slowdown > 1 ? `, ${b.profile.cpu_slowdown}× CPU` : ''}), ${b.rounds} loads a side`;
+  return `Chromium ${plainText(b.chromium, 40)}, ${b.device} (${b.profile.throughput_kbps.toLocaleString('en-US')} kb/s, ${b.profile.rtt_ms} ms RTT${b.profile.cpu_slowdown > 1 ? `, ${b.profile.cpu_slowdown}× CPU` : ''}), ${b.rounds} loads a side${b.confirmation_rounds ? ` (${b.confirmation_rounds} of them a confirmation pass)` : ''}`;
 }
 
 /** The title line of the browser block. */
@@ -61,7 +61,7 @@ export function inconclusiveVerdict(r: RegressionReport): string | undefined {
   const kb = r.browser?.inconclusive.length ?? 0;
   if (!kb) return undefined;
   const parts = [k ? `${k} TTFB difference${k === 1 ? '' : 's'}` : '', `${kb} browser figure${kb === 1 ? '' : 's'}`].filter(Boolean);
-  return `INCONCLUSIVE: ${parts.join(' and ')} too close to the threshold for this run's noise (no budget exceeded).`;
+  return `INCONCLUSIVE: ${parts.join(' and ')} too close to the threshold for this run's noise${r.browser?.confirmation_rounds ? ', even after a confirmation pass' : ''} (no budget exceeded).`;
 }
 
 /** The table's browser block: title, the rows, the undecided ones; nothing without browser rows. */

@@ -9,11 +9,12 @@ import { REF_SUFFIX, TREE_SUFFIX } from '../site/site';
 import { MU_REF_DIR } from '../php/phpFiles';
 import { browserDelta, ownAssets, ownFolders, sideMedians } from './figures';
 import { pageExtras } from './pageExtras';
-import { browserSidesPass, type BrowserRunOptions, type BrowserSide } from './sides';
+import { BROWSER_ROUNDS, browserSidesPass, type BrowserRunOptions, type BrowserSide } from './sides';
 import { browserWaterfall } from './waterfall';
+import { pairedBrowser, type PairedBrowser } from './paired';
 import type { BrowserDelta, BrowserFigures, BrowserInfo, BrowserLoad } from './types';
 
-export { BROWSER_ROUNDS } from './sides';
+export { BROWSER_ROUNDS };
 
 type Component = { kind: 'plugin' | 'theme'; slug: string; mustUse?: boolean; parent?: { slug: string } };
 
@@ -23,6 +24,9 @@ export interface BrowserPassOptions extends BrowserRunOptions {
   ref?: Component;
   /** every load, as recorded (the later surfaces: waterfall, filmstrip) */
   onLoads?: (loads: BrowserLoad[]) => void;
+  /** with `ref`: the timed figures the loads leave undecided (their names); any, and one confirmation pass of as many
+   * loads a side again is loaded (compare/browser.ts browserUndecided) */
+  confirm?: (measured: BrowserDelta, ref: BrowserDelta, paired: PairedBrowser) => string[];
 }
 
 export interface BrowserSideResult {
@@ -60,7 +64,7 @@ function asNamed(url: string, c: Component, side: string, withRef: boolean): str
 export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassResult> {
   try {
     const sides = [side('baseline'), side('measured'), ...(o.ref ? [side('ref')] : [])];
-    const r = await browserSidesPass({ ...o, sides, warmup: 'measured', filmstrip: ['baseline', 'measured'] });
+    const r = await browserSidesPass({ ...o, sides, warmup: 'measured', filmstrip: ['baseline', 'measured'], confirm: o.ref && o.confirm ? confirmation(o.confirm, o) : undefined });
     if ('unavailable' in r) return r;
     o.onLoads?.(r.loads);
     const base = r.loads.filter((l) => l.side === 'baseline');
@@ -80,4 +84,20 @@ export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassRes
     if (o.live.signal.aborted || err instanceof MeasureError) throw err;
     return { unavailable: `the browser failed (${measuredText(String((err as Error)?.message ?? err)).slice(0, 300)})` };
   }
+}
+
+/**
+ * The confirmation of a comparison's browser figures: the figures of the loads so far (each copy against the same
+ * clean loads, paired round by round); a timed figure undecided at the threshold, and as many loads a side again.
+ */
+function confirmation(undecided: NonNullable<BrowserPassOptions['confirm']>, o: BrowserPassOptions): (loads: BrowserLoad[]) => number {
+  return (loads) => {
+    const base = loads.filter((l) => l.side === 'baseline');
+    const of = (id: string) => browserDelta(base, loads.filter((l) => l.side === id));
+    const names = undecided(of('measured'), of('ref'), pairedBrowser(loads));
+    if (!names.length) return 0;
+    const n = o.rounds ?? BROWSER_ROUNDS;
+    o.progress(`browser: ${names.join(', ')} too close to the threshold to decide: a confirmation pass of ${n} more loads a side`);
+    return n;
+  };
 }

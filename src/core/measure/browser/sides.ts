@@ -49,6 +49,9 @@ export interface SidesPassOptions extends BrowserRunOptions {
   /** the report's waterfall and filmstrip: one more load of these sides after the rounds, with frames captured (not
    * counted in the figures: capturing costs the browser work) */
   filmstrip?: string[];
+  /** asked once after the rounds with every load so far: how many more rounds of every side to load (a confirmation
+   * pass, counted on from them; 0: none) */
+  confirm?: (loads: BrowserLoad[]) => number | Promise<number>;
 }
 
 export type SidesPassResult = { loads: BrowserLoad[]; info: BrowserInfo; shown?: BrowserLoad[] } | { unavailable: string };
@@ -84,10 +87,16 @@ export async function browserSidesPass(o: SidesPassOptions): Promise<SidesPassRe
     // static file the other sides ask for (theirs are a part of them).
     await one(o.warmup, -1);
     const ids = o.sides.map((s) => s.id);
-    for (let r = 0; r < rounds; r++) {
-      o.progress(`browser: load ${r + 1}/${rounds}`);
-      for (const side of sideOrder(ids, r)) loads.push(await one(side, r));
-    }
+    const roundsOf = async (from: number, to: number) => {
+      for (let r = from; r < to; r++) {
+        o.progress(`browser: load ${r + 1}/${to}`);
+        for (const side of sideOrder(ids, r)) loads.push(await one(side, r));
+      }
+    };
+    await roundsOf(0, rounds);
+    const more = Math.max(0, Math.floor((await o.confirm?.(loads)) ?? 0));
+    if (more) await roundsOf(rounds, rounds + more);
+    const total = rounds + more;
     const cut = loads.filter((l) => l.cut).length;
     if (cut) o.progress(`warning: browser: ${cut === 1 ? 'a load' : `${cut} loads`} never settled within ${LOAD_LIMIT_MS / 1000} s and ${cut === 1 ? 'was' : 'were'} cut there: ${cut === 1 ? 'its' : 'their'} figures are what was seen until then`);
     const blocked = [...new Set([...loads.flatMap((l) => l.blocked), ...Object.values(gates).flatMap((g) => g.blocked)])];
@@ -95,7 +104,8 @@ export async function browserSidesPass(o: SidesPassOptions): Promise<SidesPassRe
     const info: BrowserInfo = {
       chromium: chromium.version,
       device: profile.name,
-      rounds,
+      rounds: total,
+      ...(more ? { confirmation_rounds: more } : {}),
       profile,
       sandbox: chromium.sandbox,
       ...(chromium.sandboxNote ? { sandbox_note: chromium.sandboxNote } : {}),
@@ -103,7 +113,7 @@ export async function browserSidesPass(o: SidesPassOptions): Promise<SidesPassRe
       ...(blocked.length ? { blocked: blocked.slice(0, 20) } : {}),
     };
     const shown: BrowserLoad[] = [];
-    for (const side of o.filmstrip ?? []) shown.push(await one(side, rounds, true));
+    for (const side of o.filmstrip ?? []) shown.push(await one(side, total, true));
     return { loads, info, ...(o.filmstrip ? { shown } : {}) };
   } finally {
     await chromium?.stop();

@@ -184,8 +184,10 @@ export interface BrowserDelta extends BrowserFigures {
 export interface BrowserInfo {
   chromium: string;
   device: 'desktop' | 'mobile';
-  /** loads per side (after one warm-up load) */
+  /** loads per side (after one warm-up load), a confirmation pass's included */
   rounds: number;
+  /** of those, the loads per side of a confirmation pass (`--baseline-ref`: a timed figure the first loads left undecided) */
+  confirmation_rounds?: number;
   profile: BrowserProfile;
   /** bubblewrap: Chromium in a sandbox of its own (its own network: it reaches the gate alone); none: why not */
   sandbox: 'bubblewrap' | 'none';

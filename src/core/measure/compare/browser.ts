@@ -69,6 +69,22 @@ export function compareBrowser(current: LocalRecord, baseline: LocalRecord, poli
   const unavailable = unavailableOf(current) ?? unavailableOf(baseline);
   if (unavailable) return { report: { rows: [], inconclusive: [], unavailable }, exceeded: [] };
   if (!cd && !bd && !current.local.browser && !baseline.local.browser) return undefined;
+  const { rows, exceeded } = browserRows(cd, bd, policy, paired);
+  const confirmation = current.local.browser && 'rounds' in current.local.browser ? current.local.browser.confirmation_rounds : undefined;
+  return { report: { rows, inconclusive: rows.filter((r) => r.inconclusive), ...(confirmation ? { confirmation_rounds: confirmation } : {}), ...(cd || bd ? {} : { unavailable: 'the homepage was measured at neither ref' }) }, exceeded };
+}
+
+/**
+ * The question the browser pass of a comparison asks after its loads (MeasureOptions.confirmBrowser): which timed
+ * figures are undecided at the threshold (their names: "FCP", "LCP")? Then one confirmation pass of as many loads a
+ * side again is loaded, and every figure is judged on all of them.
+ */
+export function browserUndecided(policy: RegressionPolicy): (current: BrowserDelta, ref: BrowserDelta, paired: PairedBrowser) => string[] {
+  return (current, ref, paired) => browserRows(current, ref, policy, paired).rows.filter((r) => r.inconclusive).map((r) => FIGURE_NAME[r.figure]);
+}
+
+/** Per browser figure, its row and, when it fails, what it exceeds (the records' deltas; either may be missing). */
+function browserRows(cd: BrowserDelta | undefined, bd: BrowserDelta | undefined, policy: RegressionPolicy, paired: PairedBrowser): { rows: BrowserComparison[]; exceeded: Exceeded[] } {
   const rows: BrowserComparison[] = [];
   const exceeded: Exceeded[] = [];
   const pct = policy.maxRegressionPercent;
@@ -107,7 +123,7 @@ export function compareBrowser(current: LocalRecord, baseline: LocalRecord, poli
     }
     if (overCeiling) exceeded.push({ rule: 'ceiling', context: 'homepage', figure: f, current: cur, baseline: base, difference, limit: ceiling, message: `${name}: the component adds ${formatFigure(f, cur!)}, over the budget of ${formatFigure(f, ceiling!)} (measure.browser.${f})` });
   }
-  return { report: { rows, inconclusive: rows.filter((r) => r.inconclusive), ...(cd || bd ? {} : { unavailable: 'the homepage was measured at neither ref' }) }, exceeded };
+  return { rows, exceeded };
 }
 
 /**

@@ -66,6 +66,8 @@ export interface BrowserComparison extends ComparedRow {
 export interface BrowserReport {
   rows: BrowserComparison[];
   inconclusive: BrowserComparison[];
+  /** loads per side of the confirmation pass the rows were judged after (the first loads left a timed figure undecided) */
+  confirmation_rounds?: number;
   /** the browser figures could not be taken (no Chromium, the browser broke …): judged on the server alone */
   unavailable?: string;
 }

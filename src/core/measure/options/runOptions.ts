@@ -7,6 +7,8 @@ import type { RequestProfile } from '../profile/types';
 import type { LocalRecord } from '../record/method';
 import type { RuntimeName } from '../machine/runtime';
 import type { PairedTtfb } from '../compare/regression';
+import type { BrowserDelta } from '../browser/types';
+import type { PairedBrowser } from '../browser/paired';
 import type { SandboxChoice } from '../machine/sandbox';
 
 export const DEFAULT_ROUNDS = 9;
@@ -85,6 +87,11 @@ export interface MeasureOptions {
    * from all rounds).
    */
   confirm?: (current: LocalRecord, ref: LocalRecord, paired: PairedTtfb, pairedCpu: PairedTtfb) => boolean;
+  /**
+   * A comparison with `browser`: asked once after the browser's loads with each copy's figures and the paired
+   * differences; the timed figures it names undecided get a confirmation pass of as many loads a side again.
+   */
+  confirmBrowser?: (current: BrowserDelta, ref: BrowserDelta, paired: PairedBrowser) => string[];
   /** test hook: told about each temp folder and server as they are made */
   onResource?: (r: { root?: string; pid?: number; port?: number }) => void;
 }

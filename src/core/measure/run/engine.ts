@@ -257,7 +257,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
     let pairedLoads: PairedBrowser | undefined;
     if (o.browser) {
       const of = (c: MeasuredComponent) => ({ kind: c.kind, slug: c.slug, mustUse: c.mustUse, parent: c.parent ?? undefined });
-      const b = await browserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, component: of(component), ref: refComponent ? of(refComponent) : undefined, onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads });
+      const b = await browserPass({ live: running, sandbox: env.sandbox, php: env.php?.bin, env: o.env, device: o.device, rounds: o.browserRounds, component: of(component), ref: refComponent ? of(refComponent) : undefined, confirm: refComponent ? o.confirmBrowser : undefined, onChild: (pid) => (o.onResource?.({ pid }), track({ pid })), check, progress, onLoads: o.onBrowserLoads });
       if ('unavailable' in b) progress(`warning: ${b.unavailable}; measured without the browser figures`);
       record = withBrowser(record, b);
       // --baseline-ref: REF's copy was loaded as a third side, against the same clean loads.

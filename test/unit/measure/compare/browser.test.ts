@@ -3,11 +3,12 @@
 // figures is within noise or inconclusive (never a failure), the team config's browser budgets, and a run without
 // browser figures judged as before.
 import * as assert from 'node:assert/strict';
-import { BROWSER_FLOOR, browserAllowed, compareWithBrowser, browserInconclusiveCount } from '../../../../src/core/measure/compare/browser';
+import { BROWSER_FLOOR, browserAllowed, browserUndecided, compareWithBrowser, browserInconclusiveCount } from '../../../../src/core/measure/compare/browser';
 import { compareRecords, type RegressionPolicy } from '../../../../src/core/measure/compare/regression';
 import { pairedBrowser, type PairedBrowser } from '../../../../src/core/measure/browser/paired';
 import { withBrowser } from '../../../../src/core/measure/browser/figures';
-import type { BrowserLoad } from '../../../../src/core/measure/browser/types';
+import type { BrowserDelta, BrowserLoad } from '../../../../src/core/measure/browser/types';
+import { inconclusiveVerdict } from '../../../../src/core/report/regressionBrowser';
 import { localRecord } from '../../helpers/localRecords';
 import { browserRecord } from '../../helpers/browserRecords';
 
@@ -112,6 +113,33 @@ describe('measure --baseline-ref --browser: the comparison', () => {
     const r = compareWithBrowser(gone, gone, policy);
     assert.deepEqual(r.browser, { rows: [], inconclusive: [], unavailable: 'Chromium was not found: sudo apt-get install -y chromium' });
     assert.deepEqual(r.exceeded, []);
+  });
+
+  it('browserUndecided: the timed figures the loads leave undecided, by name — none for an identical copy or a decided regression', () => {
+    const undecided = browserUndecided(policy);
+    const delta = (r: ReturnType<typeof browserRecord>) => r.contexts.homepage!.browser as BrowserDelta;
+    const noisy = browserRecord({ fcp_ms: 72, lcp_ms: 70, tbt_ms: 61 }, { fcp_ms: 40, tbt_ms: 30 });
+    const ref = browserRecord({ fcp_ms: 3, tbt_ms: 2 });
+    assert.deepEqual(undecided(delta(noisy), delta(ref), { ...IDENTICAL, fcp_ms: [70, -12, 90, 66, 75], lcp_ms: [70, -12, 90, 66, 75], tbt_ms: [70, 75, -12, 90, 66] }), ['FCP', 'LCP', 'TBT']);
+    assert.deepEqual(undecided(delta(ref), delta(ref), IDENTICAL), []);
+    const heavy = browserRecord({ bytes_kb: 100, requests: 1, render_blocking: 1, fcp_ms: 300 });
+    assert.deepEqual(undecided(delta(heavy), delta(ref), { ...IDENTICAL, bytes_kb: same(100), requests: same(1), render_blocking: same(1), fcp_ms: [290, 300, 310, 305, 295] }), [], 'a regression is decided');
+    // Bytes and counts are never undecided, whatever their pairs.
+    assert.deepEqual(undecided(delta(ref), delta(ref), { ...IDENTICAL, bytes_kb: [0, 0, 96.2, 96.2, 96.2], requests: [0, 1, 1, 0, 1] }), []);
+  });
+
+  it('judged after a confirmation pass: the report carries its loads, and a figure still undecided says so in the verdict', () => {
+    const confirmed = (r: ReturnType<typeof browserRecord>) => ({ ...r, local: { ...r.local, browser: { ...(r.local.browser as object), rounds: 10, confirmation_rounds: 5 } } }) as typeof r;
+    const ten = (xs: number[]) => [...xs, ...xs];
+    const paired: PairedBrowser = { ...IDENTICAL, ...Object.fromEntries(Object.entries(IDENTICAL).map(([k, v]) => [k, ten(v!)])), tbt_ms: ten([70, 75, -12, 90, 66]) };
+    const tree = confirmed(browserRecord({ tbt_ms: 61 }, { tbt_ms: 30 }));
+    const r = compareWithBrowser(tree, browserRecord({ tbt_ms: 2 }), policy, undefined, undefined, paired);
+    assert.equal(r.browser!.confirmation_rounds, 5);
+    assert.deepEqual(row(r, 'tbt_ms').paired, { n: 10, median: 70, lower: -12 });
+    assert.equal(inconclusiveVerdict(r), "INCONCLUSIVE: 1 browser figure too close to the threshold for this run's noise, even after a confirmation pass (no budget exceeded).");
+    const first = compareWithBrowser(browserRecord({ tbt_ms: 61 }, { tbt_ms: 30 }), browserRecord({ tbt_ms: 2 }), policy, undefined, undefined, { ...IDENTICAL, tbt_ms: [70, 75, -12, 90, 66] });
+    assert.equal(first.browser!.confirmation_rounds, undefined);
+    assert.equal(inconclusiveVerdict(first), "INCONCLUSIVE: 1 browser figure too close to the threshold for this run's noise (no budget exceeded).");
   });
 
   it('pairedBrowser: the loads of the same round, working tree − REF, the warm-up left out', () => {
