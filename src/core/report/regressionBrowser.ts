@@ -22,7 +22,9 @@ function diffText(m: BrowserComparison): string {
 export function browserResult(m: BrowserComparison): string {
   if (m.current === null || m.baseline === null) return m.overCeiling ? `over budget ${formatFigure(m.figure, m.ceiling!)}` : '–';
   let r = m.regression ? 'REGRESSION' : m.inconclusive ? 'INCONCLUSIVE (noise)' : 'ok';
-  if (r === 'ok' && m.paired && m.difference !== null && m.allowed !== null && m.difference > m.allowed) r = `ok (within noise: load by load ${formatFigure(m.figure, m.paired.median, true)}, median of ${m.paired.n} paired loads)`;
+  const mt = m.main_thread;
+  if (mt) r = mt.verdict === 'grew' ? `REGRESSION (its scripts' main-thread time: at least ${formatFigure('tbt_ms', mt.lower, true)})` : `ok (its scripts' main-thread time unchanged: ${formatFigure('tbt_ms', mt.median, true)} load by load; the page moved with the machine)`;
+  else if (r === 'ok' && m.paired && m.difference !== null && m.allowed !== null && m.difference > m.allowed) r = `ok (within noise: load by load ${formatFigure(m.figure, m.paired.median, true)}, median of ${m.paired.n} paired loads)`;
   return m.overCeiling ? `${r}, over budget ${formatFigure(m.figure, m.ceiling!)}` : r;
 }
 
@@ -44,7 +46,7 @@ export function browserTitle(r: BrowserReport, current: LocalRecord): string {
 /** The rule in words, under the browser rows. */
 export function browserNote(r: RegressionReport): string {
   const f = BROWSER_FLOOR;
-  return `Browser figures: what the component adds to the homepage in headless Chromium (with − clean, medians of the loads). A figure fails when the paired differences (working tree − baseline, load by load in the same round) are over max(${r.policy.maxRegressionPercent} % of the baseline's, its floor — ${f.bytes_kb} KB, ${f.fcp_ms} ms of FCP, LCP or TBT, ${f.cls} of CLS, one whole request —, the run's noise): FCP, LCP, TBT and CLS by their 95 % lower bound (inconclusive when only their median is), bytes and requests by their median. Budgets: measure.browser of .wp-bench.json.`;
+  return `Browser figures: what the component adds to the homepage in headless Chromium (with − clean, medians of the loads). A figure fails when the paired differences (working tree − baseline, load by load in the same round) are over max(${r.policy.maxRegressionPercent} % of the baseline's, its floor — ${f.bytes_kb} KB, ${f.fcp_ms} ms of FCP, LCP or TBT, ${f.cls} of CLS, one whole request —, the run's noise): FCP, LCP, TBT and CLS by their 95 % lower bound (when only their median is over, FCP, LCP and TBT are decided by the component's own scripts' main-thread time in the same loads — its render-blocking ones for the paints —, else inconclusive), bytes and requests by their median. Budgets: measure.browser of .wp-bench.json.`;
 }
 
 /** "homepage FCP (browser): load by load +70.0 ms (median of 5 paired loads) is over the 50.0 ms allowed, but its 95 % lower bound −12.0 ms is not". */
@@ -113,10 +115,10 @@ export function browserHtmlLines(r: RegressionReport, current: LocalRecord): str
 }
 
 /** JSON's part: `browser: {rows, inconclusive (the figures), unavailable?}`; nothing without browser rows. */
-export function browserJson(r: RegressionReport): { browser?: { rows: BrowserComparison[]; inconclusive: string[]; unavailable?: string } } {
+export function browserJson(r: RegressionReport): { browser?: { rows: BrowserComparison[]; inconclusive: string[]; confirmation_rounds?: number; unavailable?: string } } {
   const b = r.browser;
   if (!b) return {};
-  return { browser: { rows: b.rows, inconclusive: b.inconclusive.map((m) => m.figure), ...(b.unavailable ? { unavailable: b.unavailable } : {}) } };
+  return { browser: { rows: b.rows, inconclusive: b.inconclusive.map((m) => m.figure), ...(b.confirmation_rounds ? { confirmation_rounds: b.confirmation_rounds } : {}), ...(b.unavailable ? { unavailable: b.unavailable } : {}) } };
 }
 
 /** SARIF: the rules of browser figures (only in a log of a run with browser rows). */

@@ -77,6 +77,19 @@ describe('regression reports: browser rows', () => {
     assert.equal(JSON.parse(regressionSarif(s)).runs[0].properties.browser.find((r: { figure: string }) => r.figure === 'tbt_ms').inconclusive, true);
   });
 
+  it('judged after a confirmation pass: said in the title, JSON counts its loads, the verdict says it did not decide', () => {
+    const confirmed = (r: LocalRecord): LocalRecord => ({ ...r, local: { ...r.local, browser: { ...(r.local.browser as object), rounds: 10, confirmation_rounds: 5 } as LocalRecord['local']['browser'] } });
+    const ten = (xs: number[]) => [...xs, ...xs];
+    const pairs = Object.fromEntries(Object.entries(IDENTICAL).map(([k, v]) => [k, ten(v!)])) as PairedBrowser;
+    const s = subject(confirmed(browserRecord({ tbt_ms: 61 }, { tbt_ms: 30 })), browserRecord({ tbt_ms: 2 }), { ...pairs, tbt_ms: ten([70, 75, -12, 90, 66]) });
+    assert.match(regressionTable(s), /^In the browser \(homepage; Chromium 140\.0\.1, desktop \(10,240 kb\/s, 40 ms RTT\), 10 loads a side \(5 of them a confirmation pass\)\): /m);
+    assert.match(regressionMarkdown(s), /10 loads a side \(5 of them a confirmation pass\)/);
+    assert.equal(verdict(s), "INCONCLUSIVE: 1 browser figure too close to the threshold for this run's noise, even after a confirmation pass (no budget exceeded).");
+    const j = JSON.parse(regressionJson(s));
+    assert.equal(j.browser.confirmation_rounds, 5);
+    assert.equal(JSON.parse(regressionJson(subject(ref(), ref(), IDENTICAL))).browser.confirmation_rounds, undefined, 'none without one');
+  });
+
   it('a browser budget exceeded: "over budget" in the rows, the exceeded line, SARIF\'s browser-budget-exceeded', () => {
     const t = browserRecord({ lcp_ms: 250 });
     const s = subject(t, t, IDENTICAL, { ...policy, browser: { lcp_ms: 200 } });

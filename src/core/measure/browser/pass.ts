@@ -11,7 +11,7 @@ import { browserDelta, ownAssets, ownFolders, sideMedians } from './figures';
 import { pageExtras } from './pageExtras';
 import { BROWSER_ROUNDS, browserSidesPass, type BrowserRunOptions, type BrowserSide } from './sides';
 import { browserWaterfall } from './waterfall';
-import { pairedBrowser, type PairedBrowser } from './paired';
+import { pairedBrowser, pairedMainThread, type PairedBrowser } from './paired';
 import type { BrowserDelta, BrowserFigures, BrowserInfo, BrowserLoad } from './types';
 
 export { BROWSER_ROUNDS };
@@ -36,7 +36,8 @@ export interface BrowserSideResult {
   loads: BrowserLoad[];
 }
 
-export type BrowserPassResult = (BrowserSideResult & { ref?: BrowserSideResult }) | { unavailable: string };
+/** With `ref`: REF's side and the paired differences working tree − REF, load by load (paired.ts). */
+export type BrowserPassResult = (BrowserSideResult & { ref?: BrowserSideResult; paired?: PairedBrowser }) | { unavailable: string };
 
 const side = (id: string): BrowserSide => ({ id, headers: { 'X-WPBench-Side': id }, db: `side:${id}` });
 
@@ -66,6 +67,7 @@ export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassRes
     const sides = [side('baseline'), side('measured'), ...(o.ref ? [side('ref')] : [])];
     const r = await browserSidesPass({ ...o, sides, warmup: 'measured', filmstrip: ['baseline', 'measured'], confirm: o.ref && o.confirm ? confirmation(o.confirm, o) : undefined });
     if ('unavailable' in r) return r;
+    const paired = o.ref ? pairedOf(r.loads, o) : undefined;
     o.onLoads?.(r.loads);
     const base = r.loads.filter((l) => l.side === 'baseline');
     const of = async (id: string, c: Component): Promise<BrowserSideResult> => {
@@ -78,7 +80,7 @@ export async function browserPass(o: BrowserPassOptions): Promise<BrowserPassRes
       const delta = { ...browserDelta(base, mine, ownAssets(mine, folders).map((a) => ({ ...a, url: asNamed(a.url, c, id, !!o.ref) }))), ...(await pageExtras(base, mine, o.live.site.siteDir, folders)) };
       return { delta, baseline: sideMedians(base), info, loads: [...base, ...mine] };
     };
-    return { ...(await of('measured', o.component)), ...(o.ref ? { ref: await of('ref', o.ref) } : {}) };
+    return { ...(await of('measured', o.component)), ...(o.ref ? { ref: await of('ref', o.ref), paired } : {}) };
   } catch (err) {
     // The run's abort and its own failures go on; a browser that broke (crashed, never answered) costs only its figures.
     if (o.live.signal.aborted || err instanceof MeasureError) throw err;
@@ -94,10 +96,18 @@ function confirmation(undecided: NonNullable<BrowserPassOptions['confirm']>, o: 
   return (loads) => {
     const base = loads.filter((l) => l.side === 'baseline');
     const of = (id: string) => browserDelta(base, loads.filter((l) => l.side === id));
-    const names = undecided(of('measured'), of('ref'), pairedBrowser(loads));
+    const names = undecided(of('measured'), of('ref'), pairedOf(loads, o));
     if (!names.length) return 0;
     const n = o.rounds ?? BROWSER_ROUNDS;
     o.progress(`browser: ${names.join(', ')} too close to the threshold to decide: a confirmation pass of ${n} more loads a side`);
     return n;
   };
+}
+
+/** The paired loads working tree − REF: each figure, and each copy's own scripts' main-thread time (in its own folder). */
+function pairedOf(loads: BrowserLoad[], o: BrowserPassOptions): PairedBrowser {
+  const copies = [{ side: 'measured', folders: copyFolders(o.component, 'measured', true) }, { side: 'ref', folders: copyFolders(o.ref!, 'ref', true) }] as const;
+  const main_thread_ms = pairedMainThread(loads, ...copies);
+  const blocking_main_thread_ms = pairedMainThread(loads, ...copies, true);
+  return { ...pairedBrowser(loads), ...(main_thread_ms.length ? { main_thread_ms, blocking_main_thread_ms } : {}) };
 }

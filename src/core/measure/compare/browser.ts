@@ -83,6 +83,34 @@ export function browserUndecided(policy: RegressionPolicy): (current: BrowserDel
   return (current, ref, paired) => browserRows(current, ref, policy, paired).rows.filter((r) => r.inconclusive).map((r) => FIGURE_NAME[r.figure]);
 }
 
+/** The figures the component's own scripts' main-thread time can decide: what was done before the first paint (its
+ * render-blocking scripts) for FCP and LCP, all of it for TBT. CLS, bytes and requests are no main-thread work. A
+ * paint the page read as within noise is asked too: render-blocking work that grew delays it, however noisy the page;
+ * TBT only when undecided (work in short tasks blocks nothing). */
+const PAINTS = new Set<BrowserFigure>(['fcp_ms', 'lcp_ms']);
+const MAIN_THREAD_OF: Partial<Record<BrowserFigure, 'blocking_main_thread_ms' | 'main_thread_ms'>> = { fcp_ms: 'blocking_main_thread_ms', lcp_ms: 'blocking_main_thread_ms', tbt_ms: 'main_thread_ms' };
+
+/**
+ * A timed figure the page's loads left undecided (its paired median over the allowance, its bound not), asked of the
+ * component's own scripts' main-thread time in the same paired loads (nearly blind to how busy the machine is, as
+ * the server's CPU time is to TTFB): `grew` when its 95 % lower bound is over the allowance without the run's noise
+ * (max(percent, floor): the component added that much work, and the figure moved), `unchanged` when its upper bound
+ * is within it and nothing else of the page changed (bytes, requests, render-blocking requests: their paired median
+ * under their floor), so the paint moved with the machine. Else undefined: still undecided.
+ */
+export function mainThreadVerdict(f: BrowserFigure, paired: PairedBrowser, allowed: number): BrowserComparison['main_thread'] {
+  const key = MAIN_THREAD_OF[f];
+  const diffs = key ? paired[key] : undefined;
+  if (!diffs || diffs.length < MIN_PAIRS) return undefined;
+  const b = pairedBound(diffs);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  const out = { n: b.n, median: r(b.median), lower: r(b.lower), upper: r(b.upper) };
+  if (b.lower > allowed + 1e-9) return { verdict: 'grew', ...out };
+  const same = (k: 'bytes_kb' | 'requests' | 'render_blocking') => !paired[k]?.length || Math.abs(pairedBound(paired[k]!).median) < Math.max(BROWSER_FLOOR[k], 1);
+  if (b.upper <= allowed + 1e-9 && same('bytes_kb') && same('requests') && same('render_blocking')) return { verdict: 'unchanged', ...out };
+  return undefined;
+}
+
 /** Per browser figure, its row and, when it fails, what it exceeds (the records' deltas; either may be missing). */
 function browserRows(cd: BrowserDelta | undefined, bd: BrowserDelta | undefined, policy: RegressionPolicy, paired: PairedBrowser): { rows: BrowserComparison[]; exceeded: Exceeded[] } {
   const rows: BrowserComparison[] = [];
@@ -104,7 +132,13 @@ function browserRows(cd: BrowserDelta | undefined, bd: BrowserDelta | undefined,
         // Timed: the lower bound clears the allowance. Bytes and counts, near exact: their median does (a load that
         // Chromium judged otherwise — a script not render-blocking once — neither makes nor undoes a regression).
         regression = over(f, TIMED.has(f) ? b.lower : b.median, allowed);
-        extra = { paired: { n: b.n, median: roundTo(f, b.median), lower: roundTo(f, b.lower) }, ...(!regression && over(f, b.median, allowed) ? { inconclusive: true } : {}) };
+        let undecided = !regression && over(f, b.median, allowed);
+        // FCP, LCP or TBT the page's noise left undecided, and a paint it read as within noise: asked of the
+        // component's own scripts' main-thread time (mainThreadVerdict). Render-blocking work delays every paint.
+        const asked = undecided || (!regression && PAINTS.has(f)) ? mainThreadVerdict(f, paired, browserAllowed(f, base!, pct, 0)) : undefined;
+        const mt = asked?.verdict === 'grew' || (asked && undecided) ? asked : undefined;
+        if (mt) [regression, undecided] = [mt.verdict === 'grew', false];
+        extra = { paired: { n: b.n, median: roundTo(f, b.median), lower: roundTo(f, b.lower) }, ...(undecided ? { inconclusive: true } : {}), ...(mt ? { main_thread: mt } : {}) };
       } else if (pairs?.length && TIMED.has(f)) {
         // Paired, but too few loads for a 95 % bound: a timed figure is never failed on them, only said undecided.
         const b = pairedBound(pairs);
@@ -117,9 +151,16 @@ function browserRows(cd: BrowserDelta | undefined, bd: BrowserDelta | undefined,
     rows.push(row);
     const name = `homepage ${FIGURE_NAME[f]} (browser)`;
     if (regression) {
-      const bound = row.paired && row.paired.n >= MIN_PAIRS ? `; load by load at least ${formatFigure(f, row.paired.lower, true)} (95 % bound over ${row.paired.n} paired loads)` : '';
-      const rule = `${pct} %, at least ${COUNTED.has(f) ? 'one request more' : formatFigure(f, BROWSER_FLOOR[f])}${noise ? " and the run's noise" : ''}`;
-      exceeded.push({ rule: 'regression', context: 'homepage', figure: f, current: cur, baseline: base, difference, limit: allowed, message: `${name}: ${formatFigure(f, difference!, true)} over the baseline (${formatFigure(f, base!)} → ${formatFigure(f, cur!)})${bound}, more than the ${formatFigure(f, allowed!)} allowed (${rule})` });
+      // Decided by its own scripts' work: against the allowance without the run's noise (the page's, not the work's).
+      const mt = row.main_thread;
+      const limit = mt ? browserAllowed(f, base!, pct, 0) : allowed!;
+      const bound = mt
+        ? `; its own ${f === 'tbt_ms' ? '' : 'render-blocking '}scripts' main-thread time grew by at least ${formatFigure('tbt_ms', mt.lower, true)} (95 % bound over ${mt.n} paired loads)`
+        : row.paired && row.paired.n >= MIN_PAIRS
+          ? `; load by load at least ${formatFigure(f, row.paired.lower, true)} (95 % bound over ${row.paired.n} paired loads)`
+          : '';
+      const rule = `${pct} %, at least ${COUNTED.has(f) ? 'one request more' : formatFigure(f, BROWSER_FLOOR[f])}${mt ? "; the page's loads alone were too noisy to bound it" : noise ? " and the run's noise" : ''}`;
+      exceeded.push({ rule: 'regression', context: 'homepage', figure: f, current: cur, baseline: base, difference, limit, message: `${name}: ${formatFigure(f, difference!, true)} over the baseline (${formatFigure(f, base!)} → ${formatFigure(f, cur!)})${bound}, more than the ${formatFigure(f, limit)} allowed (${rule})` });
     }
     if (overCeiling) exceeded.push({ rule: 'ceiling', context: 'homepage', figure: f, current: cur, baseline: base, difference, limit: ceiling, message: `${name}: the component adds ${formatFigure(f, cur!)}, over the budget of ${formatFigure(f, ceiling!)} (measure.browser.${f})` });
   }

@@ -60,6 +60,11 @@ export const BROWSER_FIGURES: readonly BrowserFigure[] = ['bytes_kb', 'requests'
 /** One browser row: what the component adds to the homepage in the browser at the working tree against at REF. */
 export interface BrowserComparison extends ComparedRow {
   figure: BrowserFigure;
+  /**
+   * FCP, LCP or TBT the page's loads could not decide, decided by the component's own scripts' main-thread time in
+   * the same paired loads (its render-blocking ones for the paints): 'grew' (a regression) or 'unchanged' (ok), ms.
+   */
+  main_thread?: { verdict: 'grew' | 'unchanged'; n: number; median: number; lower: number; upper: number };
 }
 
 /** The browser part of a comparison: its rows, those the noise left undecided, or why there are none. */

@@ -31,7 +31,7 @@ import { varyingContexts, withVarying } from '../record/instructionsVarying';
 import { varyingNotice } from '../../present/instructions';
 import { BROWSER_ROUNDS, browserPass } from '../browser/pass';
 import { withBrowser } from '../browser/figures';
-import { pairedBrowser, type PairedBrowser } from '../browser/paired';
+import type { PairedBrowser } from '../browser/paired';
 
 // The steps of a run, each in its own module: the options and errors (runOptions), which WordPress, PHP and sandbox
 // (runtimeChoice), requests to the running site (siteClient), the activation (activation), the rounds (rounds).
@@ -262,7 +262,7 @@ async function run(o: MeasureOptions, component: MeasuredComponent, refComponent
       record = withBrowser(record, b);
       // --baseline-ref: REF's copy was loaded as a third side, against the same clean loads.
       if (refRecord) refRecord = withBrowser(refRecord, 'unavailable' in b ? b : b.ref ?? { unavailable: "REF's copy was not loaded" });
-      if (refRecord && !('unavailable' in b) && b.ref) pairedLoads = pairedBrowser([...b.loads, ...b.ref.loads]);
+      if (refRecord && !('unavailable' in b) && b.ref) pairedLoads = b.paired;
     }
     // --instructions: each side counted under callgrind, after every timed request (a server of its own per side).
     if (o.instructions) {

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { BROWSER_FLOOR, browserAllowed, browserUndecided, compareWithBrowser, browserInconclusiveCount } from '../../../../src/core/measure/compare/browser';
 import { compareRecords, type RegressionPolicy } from '../../../../src/core/measure/compare/regression';
-import { pairedBrowser, type PairedBrowser } from '../../../../src/core/measure/browser/paired';
+import { ownMainThread, pairedBrowser, pairedMainThread, type PairedBrowser } from '../../../../src/core/measure/browser/paired';
 import { withBrowser } from '../../../../src/core/measure/browser/figures';
 import type { BrowserDelta, BrowserLoad } from '../../../../src/core/measure/browser/types';
-import { inconclusiveVerdict } from '../../../../src/core/report/regressionBrowser';
+import { browserResult, inconclusiveVerdict } from '../../../../src/core/report/regressionBrowser';
 import { localRecord } from '../../helpers/localRecords';
 import { browserRecord } from '../../helpers/browserRecords';
 
@@ -140,6 +140,80 @@ describe('measure --baseline-ref --browser: the comparison', () => {
     const first = compareWithBrowser(browserRecord({ tbt_ms: 61 }, { tbt_ms: 30 }), browserRecord({ tbt_ms: 2 }), policy, undefined, undefined, { ...IDENTICAL, tbt_ms: [70, 75, -12, 90, 66] });
     assert.equal(first.browser!.confirmation_rounds, undefined);
     assert.equal(inconclusiveVerdict(first), "INCONCLUSIVE: 1 browser figure too close to the threshold for this run's noise (no budget exceeded).");
+  });
+
+  it('a paint too noisy to bound, decided by its own render-blocking scripts\' main-thread time: grew is a regression (the busy machine\'s 300 ms head script)', () => {
+    // As measured with both cores busy: FCP +370 ms, each record's spread 248 ms, ten paired loads from +84 to +600.
+    const tree = browserRecord({ bytes_kb: 121, requests: 3, render_blocking: 2, fcp_ms: 690, lcp_ms: 690 }, { fcp_ms: 248, lcp_ms: 248 });
+    const ref = browserRecord({ bytes_kb: 48.7, requests: 2, render_blocking: 1, fcp_ms: 320, lcp_ms: 320 }, { fcp_ms: 234, lcp_ms: 234 });
+    const paint = [84, 416, 600, 380, 22, 452, 505, 300, 440, 470];
+    const pairs: PairedBrowser = { bytes_kb: same(72.3, 10), requests: same(1, 10), render_blocking: same(1, 10), fcp_ms: paint, lcp_ms: paint, tbt_ms: same(0, 10), cls: same(0, 10) };
+    const noisy = compareWithBrowser(tree, ref, policy, undefined, undefined, pairs);
+    assert.deepEqual([row(noisy, 'fcp_ms').regression, row(noisy, 'fcp_ms').inconclusive, row(noisy, 'fcp_ms').allowed], [false, true, 248], 'the page alone: undecided');
+    const r = compareWithBrowser(tree, ref, policy, undefined, undefined, { ...pairs, blocking_main_thread_ms: [300.2, 301.5, 299.8, 300.4, 302, 300.1, 300.9, 299.9, 300.3, 301], main_thread_ms: [300.2, 301.5, 299.8, 300.4, 302, 300.1, 300.9, 299.9, 300.3, 301] });
+    const fcp = row(r, 'fcp_ms');
+    assert.deepEqual([fcp.regression, fcp.inconclusive, fcp.main_thread?.verdict, fcp.main_thread?.lower], [true, undefined, 'grew', 299.9]);
+    assert.deepEqual(r.exceeded.map((e) => e.figure), ['bytes_kb', 'requests', 'render_blocking', 'fcp_ms', 'lcp_ms']);
+    assert.equal(r.exceeded[3].message, "homepage FCP (browser): +370.0 ms over the baseline (320.0 ms → 690.0 ms); its own render-blocking scripts' main-thread time grew by at least +299.9 ms (95 % bound over 10 paired loads), more than the 50.0 ms allowed (10 %, at least 50.0 ms; the page's loads alone were too noisy to bound it)");
+    assert.equal(r.exceeded[3].limit, 50);
+    assert.equal(browserResult(fcp), "REGRESSION (its scripts' main-thread time: at least +299.9 ms)");
+    assert.equal(row(r, 'tbt_ms').main_thread, undefined, 'TBT was decided: nothing to ask');
+    // Noisier still (each record's spread 500 ms): the page reads FCP within noise, its own render-blocking work does not.
+    const calm = (x: ReturnType<typeof browserRecord>, n: number) => browserRecord(x.contexts.homepage!.browser!, { fcp_ms: n, lcp_ms: n });
+    const hidden = (mt: number[]) => row(compareWithBrowser(calm(tree, 500), calm(ref, 480), policy, undefined, undefined, { ...pairs, blocking_main_thread_ms: mt, main_thread_ms: mt }), 'fcp_ms');
+    assert.deepEqual([hidden(same(300, 10)).regression, hidden(same(300, 10)).main_thread?.verdict], [true, 'grew']);
+    assert.deepEqual([hidden(same(0, 10)).regression, hidden(same(0, 10)).inconclusive, hidden(same(0, 10)).main_thread], [false, undefined, undefined], 'unchanged work leaves a within-noise paint as it was');
+  });
+
+  it('an identical copy on a busy machine: a paint undecided by the page is ok when its own scripts did the same work and nothing else of the page changed', () => {
+    const tree = browserRecord({ fcp_ms: 75, lcp_ms: 75 }, { fcp_ms: 30, lcp_ms: 30 });
+    const ref = browserRecord({ fcp_ms: 4, lcp_ms: 4 });
+    const paint = [70, 75, -12, 90, 66];
+    const work = [0.4, -0.3, 1.1, -0.8, 0.2];
+    const pairs: PairedBrowser = { ...IDENTICAL, fcp_ms: paint, lcp_ms: paint, blocking_main_thread_ms: work, main_thread_ms: work };
+    const r = compareWithBrowser(tree, ref, policy, undefined, undefined, pairs);
+    const fcp = row(r, 'fcp_ms');
+    assert.deepEqual([fcp.regression, fcp.inconclusive, fcp.main_thread?.verdict], [false, undefined, 'unchanged']);
+    assert.deepEqual(r.exceeded, []);
+    assert.equal(browserInconclusiveCount(r), 0);
+    assert.equal(browserResult(fcp), "ok (its scripts' main-thread time unchanged: +0.2 ms load by load; the page moved with the machine)");
+    assert.deepEqual(browserUndecided(policy)(tree.contexts.homepage!.browser!, ref.contexts.homepage!.browser!, pairs), [], 'no confirmation pass needed');
+    // One request more (a new file): the page changed, so unchanged work clears nothing.
+    const more = compareWithBrowser(tree, ref, policy, undefined, undefined, { ...pairs, requests: same(1), bytes_kb: same(0.3) });
+    assert.deepEqual([row(more, 'fcp_ms').inconclusive, row(more, 'fcp_ms').main_thread], [true, undefined]);
+    // Work that grew a little, within the floor, neither grew nor is unchanged in bound: still undecided.
+    const some = compareWithBrowser(tree, ref, policy, undefined, undefined, { ...pairs, blocking_main_thread_ms: [10, 45, 60, 30, 80] });
+    assert.deepEqual([row(some, 'fcp_ms').inconclusive, row(some, 'fcp_ms').main_thread], [true, undefined]);
+    // Too few pairs of work (older records, a side without own scripts loaded): undecided as before.
+    assert.equal(row(compareWithBrowser(tree, ref, policy, undefined, undefined, { ...pairs, blocking_main_thread_ms: [0, 0] }), 'fcp_ms').inconclusive, true);
+  });
+
+  it('TBT asks all its own scripts, the paints only the render-blocking ones; CLS is never asked', () => {
+    const tree = browserRecord({ tbt_ms: 61, cls: 0.05 }, { tbt_ms: 30, cls: 0.04 });
+    const ref = browserRecord({ tbt_ms: 2 });
+    const pairs: PairedBrowser = { ...IDENTICAL, tbt_ms: [70, 75, -12, 90, 66], cls: [0.05, 0.06, -0.01, 0.07, 0.05], main_thread_ms: [120, 130, 118, 125, 122], blocking_main_thread_ms: same(0) };
+    const r = compareWithBrowser(tree, ref, policy, undefined, undefined, pairs);
+    assert.deepEqual([row(r, 'tbt_ms').regression, row(r, 'tbt_ms').main_thread?.verdict], [true, 'grew']);
+    assert.match(r.exceeded.find((e) => e.figure === 'tbt_ms')!.message, /its own scripts' main-thread time grew by at least \+118\.0 ms/);
+    assert.deepEqual([row(r, 'cls').inconclusive, row(r, 'cls').main_thread], [true, undefined]);
+  });
+
+  it('ownMainThread and pairedMainThread: each copy\'s own scripts in its own folder, round by round; render-blocking ones apart', () => {
+    const req = (url: string, render_blocking: boolean) => ({ url, type: 'script' as const, bytes: 1024, status: 200, render_blocking, start_ms: 0, response_ms: 1, end_ms: 2 });
+    const load = (side: string, round: number, dir: string, head: number, foot: number): BrowserLoad => ({ side, round, fcp_ms: 100, lcp_ms: 100, load_ms: 200, end_ms: 1000, long_tasks: [], layout_shifts: [], blocked: [],
+      requests: [req(`${dir}head.js?ver=1`, true), req(`${dir}foot.js`, false), req('/wp-includes/js/jquery.js', true)],
+      scripts: [{ url: `${dir}head.js?ver=1`, main_thread_ms: head }, { url: `${dir}foot.js`, main_thread_ms: foot }, { url: '/wp-includes/js/jquery.js', main_thread_ms: 40 }] });
+    const tree = '/wp-content/plugins/acme--wpbench-new/';
+    const at = '/wp-content/plugins/acme--wpbench-ref/';
+    assert.equal(ownMainThread(load('measured', 0, tree, 300, 20), [tree]), 320);
+    assert.equal(ownMainThread(load('measured', 0, tree, 300, 20), [tree], new Set([`${tree}head.js`])), 300);
+    assert.equal(ownMainThread(load('measured', 0, tree, 300, 20), [at]), 0, 'the other copy\'s folder');
+    const loads = [load('measured', -1, tree, 900, 0), load('measured', 0, tree, 300, 20), load('ref', 0, at, 0.5, 20), load('measured', 1, tree, 302, 25), load('ref', 1, at, 1, 19), load('ref', 2, at, 1, 1), load('measured', 2, tree, 300, 20), load('ref', 3, at, 1, 1)];
+    assert.deepEqual(pairedMainThread(loads, { side: 'measured', folders: [tree] }, { side: 'ref', folders: [at] }), [299.5, 307, 318]);
+    assert.deepEqual(pairedMainThread(loads, { side: 'measured', folders: [tree] }, { side: 'ref', folders: [at] }, true), [299.5, 301, 299]);
+    // A load in which Chromium judged the head script otherwise: still its render-blocking work (most loads say so).
+    const once = loads.map((l) => (l.side === 'measured' && l.round === 1 ? { ...l, requests: l.requests.map((q) => ({ ...q, render_blocking: false })) } : l));
+    assert.deepEqual(pairedMainThread(once, { side: 'measured', folders: [tree] }, { side: 'ref', folders: [at] }, true), [299.5, 301, 299]);
   });
 
   it('pairedBrowser: the loads of the same round, working tree − REF, the warm-up left out', () => {
