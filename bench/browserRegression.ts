@@ -2,8 +2,8 @@
 // plugin with a front end (a render-blocking head script doing 100 ms of work before the first paint, a footer script
 // doing 200 ms after it): an identical copy, N runs quiet and N with both cores busy (how often it is flagged: never,
 // the target; a browser row flagged and the exit codes are said apart), the same plugin with a heavy head script
-// added at the working tree (96 KB, 300 ms before the first paint; caught every time on its bytes and render-blocking
-// request, FCP said, both cores busy), and what
+// added at the working tree (96 KB, 300 ms before the first paint; caught every time on its bytes, render-blocking
+// request and FCP, both cores busy), and what
 // --browser adds to a comparison's time (quiet). Full mode only; `WPB_BROWSER_REG_RUNS` sets N (default 20),
 // `WPB_BROWSER_REG_ROUNDS` the server's measured rounds (default: measure's).
 import { promises as fs } from 'node:fs';
@@ -118,7 +118,7 @@ export async function figureBrowserRegression(row: RowFn, details: Record<string
     const heavy = await series('heavy head script added, both cores busy', n, true);
     const caught = heavy.filter((x) => x.code === 1 && ['bytes_kb', 'render_blocking'].every((f) => x.exceeded.includes(`homepage:${f}`))).length;
     const fcp = heavy.filter((x) => x.exceeded.includes('homepage:fcp_ms')).length;
-    row(id, `browser regression check: +96 KB render-blocking head script, 300 ms before the first paint, both cores busy, ${n} runs`, `${caught}/${n} exit 1 naming bytes and render-blocking; FCP a regression in ${fcp}/${n} (else inconclusive: ${heavy.map((x) => x.browser.join('+') || '-').join(', ')}; exits ${heavy.map((x) => x.code).join(' ')})`, `${n} of ${n} exit 1`, check(caught === n));
+    row(id, `browser regression check: +96 KB render-blocking head script, 300 ms before the first paint, both cores busy, ${n} runs`, `${caught}/${n} exit 1 naming bytes and render-blocking; FCP a regression in ${fcp}/${n} (rows ${heavy.map((x) => x.browser.join('+') || '-').join(', ')}; exits ${heavy.map((x) => x.code).join(' ')}; a confirmation pass in ${heavy.filter((x) => x.confirmed).length})`, `${n} of ${n} exit 1, FCP named in ${n} of ${n}`, check(caught === n && fcp === n));
   } catch (e) {
     row(id, 'browser regression check', `not measured (${(e as Error).message.split('\n')[0].slice(0, 200)})`, '-', 'not measured');
   } finally {
