@@ -65,6 +65,7 @@ export function browserLines(r: LocalRecord): string[] {
   if (note) lines.push(note);
   lines.push(...documentLines(d.document), ...shiftLines(d));
   if (info.cut) lines.push(`Warning: ${countNoun(info.cut, 'load')} never settled within 30 s and ${info.cut === 1 ? 'was' : 'were'} cut there.`);
+  if (info.failed_requests?.length) lines.push(`Warning: ${countNoun(info.failed_requests.length, 'request')} of the site failed in most loads (the figures leave out what they would have cost): ${info.failed_requests.slice(0, 5).map((x) => plainText(x, 120)).join(', ')}${info.failed_requests.length > 5 ? ' …' : ''}.`);
   if (info.blocked?.length) lines.push(`The page tried to reach outside the site (refused): ${info.blocked.slice(0, 5).map((x) => plainText(x, 60)).join(', ')}${info.blocked.length > 5 ? ' …' : ''}.`);
   lines.push(info.sandbox === 'bubblewrap' ? 'Chromium ran in bubblewrap with a network of its own: it reached the throwaway site alone.' : `Chromium ran without a sandbox (${plainText(info.sandbox_note ?? '', 200)}).`);
   return lines;

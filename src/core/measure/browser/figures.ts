@@ -59,6 +59,31 @@ export function siteRequests(load: BrowserLoad): BrowserLoad['requests'] {
   return load.requests.filter((r) => (!r.failed || !/^blocked/.test(r.failed)) && !(r.type === 'other' && r.url === '/favicon.ico'));
 }
 
+/**
+ * The site's requests that failed or were answered with an error in most of a side's loads ("path (side: 404)"), at
+ * most 20: a core or theme file missing from the site (a stripped WordPress build), a file the component names wrong.
+ * The figures leave out what they would have cost, so a run says them.
+ */
+export function failedRequests(loads: readonly BrowserLoad[]): string[] {
+  const out: string[] = [];
+  for (const side of [...new Set(loads.map((l) => l.side))]) {
+    const mine = loads.filter((l) => l.side === side && l.round >= 0);
+    const failed = new Map<string, { n: number; why: string }>();
+    for (const l of mine) {
+      const seen = new Set<string>();
+      for (const r of siteRequests(l)) {
+        const why = r.failed ?? (r.status >= 400 ? String(r.status) : undefined);
+        const p = pathOf(r.url);
+        if (!why || seen.has(p)) continue;
+        seen.add(p);
+        failed.set(p, { n: (failed.get(p)?.n ?? 0) + 1, why });
+      }
+    }
+    for (const [p, f] of failed) if (f.n * 2 > mine.length && !out.some((o) => o.startsWith(`${p} (`))) out.push(`${p.slice(0, 200)} (${side}: ${f.why.slice(0, 40)})`);
+  }
+  return out.slice(0, 20);
+}
+
 /** One load's figures. A page without a paint reads its FCP and LCP at the end of observation. */
 export function loadFigures(load: BrowserLoad): BrowserFigures {
   const reqs = siteRequests(load);

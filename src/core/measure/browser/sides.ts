@@ -12,6 +12,7 @@ import type { LiveSite } from '../site/siteClient';
 import { CHROMIUM_HINT, findChromium, launchChromium, sandboxedGates, type RunningChromium } from './chromium';
 import { startGate, type Gate } from './gate';
 import { LOAD_LIMIT_MS, loadPage } from './load';
+import { failedRequests } from './figures';
 import { DESKTOP, MOBILE, type BrowserInfo, type BrowserLoad } from './types';
 
 /** Loads per side after the warm-up (`--browser-rounds`). */
@@ -101,6 +102,8 @@ export async function browserSidesPass(o: SidesPassOptions): Promise<SidesPassRe
     if (cut) o.progress(`warning: browser: ${cut === 1 ? 'a load' : `${cut} loads`} never settled within ${LOAD_LIMIT_MS / 1000} s and ${cut === 1 ? 'was' : 'were'} cut there: ${cut === 1 ? 'its' : 'their'} figures are what was seen until then`);
     const blocked = [...new Set([...loads.flatMap((l) => l.blocked), ...Object.values(gates).flatMap((g) => g.blocked)])];
     if (blocked.length) o.progress(`browser: the page tried to reach outside the site, refused: ${blocked.slice(0, 5).join(', ')}${blocked.length > 5 ? ' …' : ''}`);
+    const failed = failedRequests(loads);
+    if (failed.length) o.progress(`warning: browser: ${failed.length === 1 ? 'a request of the site' : `${failed.length} requests of the site`} failed in most loads, and the figures leave out what ${failed.length === 1 ? 'it' : 'they'} would have cost: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ' …' : ''}`);
     const info: BrowserInfo = {
       chromium: chromium.version,
       device: profile.name,
@@ -111,6 +114,7 @@ export async function browserSidesPass(o: SidesPassOptions): Promise<SidesPassRe
       ...(chromium.sandboxNote ? { sandbox_note: chromium.sandboxNote } : {}),
       ...(cut ? { cut } : {}),
       ...(blocked.length ? { blocked: blocked.slice(0, 20) } : {}),
+      ...(failed.length ? { failed_requests: failed } : {}),
     };
     const shown: BrowserLoad[] = [];
     for (const side of o.filmstrip ?? []) shown.push(await one(side, total, true));

@@ -196,6 +196,8 @@ export interface BrowserInfo {
   cut?: number;
   /** what the page tried to reach outside the site, refused (hosts, schemes) */
   blocked?: string[];
+  /** the site's requests that failed or were answered with an error in most of a side's loads ("path (side: why)") */
+  failed_requests?: string[];
   /** one load of each side as the report draws it (waterfall.ts): its requests, marks and filmstrip */
   waterfall?: BrowserWaterfall;
 }

@@ -59,12 +59,15 @@ export function browserInfoProblem(v: unknown, at: string): string | undefined {
   const p = str('chromium', 100) ?? str('sandbox', 40) ?? str('sandbox_note', 2000, true);
   if (p) return p;
   if (v.device !== 'desktop' && v.device !== 'mobile') return `${at}.device must be "desktop" or "mobile" (got ${got(v.device)})`;
-  const n = numbers(v, ['rounds', ...(v.cut !== undefined ? ['cut'] : [])], at);
+  const n = numbers(v, ['rounds', ...(v.cut !== undefined ? ['cut'] : []), ...(v.confirmation_rounds !== undefined ? ['confirmation_rounds'] : [])], at);
   if (n) return n;
   if (!isObj(v.profile)) return `${at}.profile must be an object (got ${got(v.profile)})`;
   const q = numbers(v.profile, ['throughput_kbps', 'rtt_ms', 'cpu_slowdown', 'width', 'height'], `${at}.profile`);
   if (q) return q;
-  if (v.blocked !== undefined && !(Array.isArray(v.blocked) && v.blocked.length <= 100 && v.blocked.every((b) => typeof b === 'string' && b.length <= 300))) return `${at}.blocked must be an array of at most 100 strings (got ${got(v.blocked)})`;
+  for (const k of ['blocked', 'failed_requests'] as const) {
+    const a = v[k];
+    if (a !== undefined && !(Array.isArray(a) && a.length <= 100 && a.every((b) => typeof b === 'string' && b.length <= 300))) return `${at}.${k} must be an array of at most 100 strings (got ${got(a)})`;
+  }
   return undefined;
 }
 

@@ -5,7 +5,9 @@ import { browserFigure, browserLines } from '../../../../src/core/report/browser
 import { measureTable } from '../../../../src/core/report/measureText';
 import { DESKTOP, MOBILE, type BrowserDelta, type BrowserFigures } from '../../../../src/core/measure/browser/types';
 import { buildRecord, CONTEXTS, type LocalRecord } from '../../../../src/core/measure/record/method';
-import { withBrowser } from '../../../../src/core/measure/browser/figures';
+import { failedRequests, withBrowser } from '../../../../src/core/measure/browser/figures';
+import { browserInfoProblem } from '../../../../src/core/measure/siteRun/siteBrowserShape';
+import type { BrowserLoad } from '../../../../src/core/measure/browser/types';
 
 function record(): LocalRecord {
   const sample = { ttfbMs: 10, memoryBytes: 1_000_000, queries: 5 };
@@ -56,5 +58,28 @@ describe('browser text', () => {
     assert.deepEqual(browserLines(withBrowser(record(), { unavailable: 'Chromium was not found: install Chromium (Debian/Ubuntu: sudo apt install chromium…)' })), ['Browser: not measured — Chromium was not found: install Chromium (Debian/Ubuntu: sudo apt install chromium…).']);
     assert.deepEqual(browserLines(record()), []);
     assert.doesNotMatch(measureTable(record()), /Browser/);
+  });
+  it('requests of the site that failed in most of a side\'s loads are said, with the side and why; a confirmation pass is counted', () => {
+    const req = (url: string, over: { failed?: string; status?: number } = {}) => ({ url, type: 'script' as const, bytes: over.failed ? 0 : 900, status: over.status ?? (over.failed ? 0 : 200), render_blocking: false, start_ms: 0, response_ms: 1, end_ms: 2, ...(over.failed ? { failed: over.failed } : {}) });
+    const load = (side: string, round: number, requests: ReturnType<typeof req>[]): BrowserLoad => ({ side, round, fcp_ms: 100, lcp_ms: 100, load_ms: 200, end_ms: 1000, long_tasks: [], layout_shifts: [], scripts: [], blocked: [], requests: [req('/'), ...requests] });
+    const core = '/wp-includes/js/dist/hooks.min.js?ver=1';
+    const loads = [
+      load('baseline', -1, [req(core, { failed: 'net::ERR_ABORTED' })]),
+      load('baseline', 0, [req(core, { failed: 'net::ERR_ABORTED' })]),
+      load('baseline', 1, [req(core, { failed: 'net::ERR_ABORTED' }), req('/once.js', { failed: 'net::ERR_FAILED' })]),
+      load('baseline', 2, [req(core)]),
+      load('measured', 0, [req(core, { failed: 'net::ERR_ABORTED' }), req('/wp-content/plugins/acme/app.js', { status: 404 }), req('https://evil.example/x.js', { failed: 'blocked: not the site' })]),
+      load('measured', 1, [req(core, { failed: 'net::ERR_ABORTED' }), req('/wp-content/plugins/acme/app.js', { status: 404 })]),
+    ];
+    assert.deepEqual(failedRequests(loads), ['/wp-includes/js/dist/hooks.min.js (baseline: net::ERR_ABORTED)', '/wp-content/plugins/acme/app.js (measured: 404)']);
+    // One failure in two loads is no majority: the clean side keeps its file (the measured side's one load still fails it).
+    assert.deepEqual(failedRequests(loads.filter((l) => l.round !== 1)), ['/wp-includes/js/dist/hooks.min.js (measured: net::ERR_ABORTED)', '/wp-content/plugins/acme/app.js (measured: 404)']);
+    const info = { chromium: '156', device: 'desktop' as const, rounds: 10, confirmation_rounds: 5, profile: DESKTOP, sandbox: 'bubblewrap' as const, failed_requests: failedRequests(loads) };
+    const text = browserLines(withBrowser(record(), { delta, baseline: clean, info })).join('\n');
+    assert.match(text, /10 loads per side \(5 of them a confirmation pass\), fresh each/);
+    assert.match(text, /Warning: 2 requests of the site failed in most loads \(the figures leave out what they would have cost\): \/wp-includes\/js\/dist\/hooks\.min\.js \(baseline: net::ERR_ABORTED\), \/wp-content\/plugins\/acme\/app\.js \(measured: 404\)\./);
+    assert.equal(browserInfoProblem(info, 'browser'), undefined);
+    assert.equal(browserInfoProblem({ ...info, failed_requests: 'x' }, 'browser'), 'browser.failed_requests must be an array of at most 100 strings (got "x")');
+    assert.match(browserInfoProblem({ ...info, confirmation_rounds: '<b>' }, 'browser') ?? '', /^browser\.confirmation_rounds must be/);
   });
 });
