@@ -54,10 +54,14 @@ try {
   for (const { suffix, theme, workbenchClass } of THEMES) {
     await pickTheme(page, theme);
     await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 15_000 });
-    // The report: scrolled to the waterfall and the filmstrip.
-    await palette(page, 'WP Bench: Show What the Visitor Pays');
-    await frame.locator('h3', { hasText: 'With Acme Slider' }).evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    await page.waitForTimeout(300); // the theme's colours reach the webview's frame asynchronously
+    // The report: its tab brought to the front (running the command again would re-render it under the locator),
+    // scrolled to the waterfall and the filmstrip, once the theme's colours have reached the webview's frame.
+    await page.locator('.tab', { hasText: 'What the visitor pays' }).first().click();
+    const heading = frame.locator('h3', { hasText: 'With Acme Slider' });
+    await heading.waitFor({ timeout: 20_000 });
+    const editorBg = await page.evaluate(() => getComputedStyle(document.querySelector('.monaco-workbench')).getPropertyValue('--vscode-editor-background').trim());
+    await frame.locator(`html[style*="--vscode-editor-background: ${editorBg}"]`).waitFor({ timeout: 15_000 });
+    await heading.evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: path.join(SHOTS, `browser-report${suffix}.png`) });
     // The hover on the plugin's header.
     // Keys typed while the webview has the focus stay in its frame: the file's tab is clicked once it has one.

@@ -128,6 +128,8 @@ for (const target of selectedTargets()) {
       assert.match(text, /Activation/);
       assert.match(text, /Homepage/);
       assert.match(text, /Admin/);
+      // Caught once mid-fade under the diagnostic's hover: shot when the hover's animations have finished.
+      await page.waitForFunction(() => document.getAnimations().filter((a) => a.effect?.target?.closest?.('.monaco-hover')).every((a) => a.playState === 'finished'));
       await page.screenshot({ path: path.join(SHOTS, 'hover.png') });
     });
 
