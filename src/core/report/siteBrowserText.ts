@@ -53,6 +53,7 @@ export function siteBrowserView(r: SiteRecord): SiteBrowserView | string | undef
   const notes = [
     ...(clean ? [`Clean WordPress itself in the browser: ${clean.bytes_kb.toFixed(1)} KB, ${countNoun(clean.requests, 'request')} (${clean.render_blocking} render-blocking), FCP ${clean.fcp_ms.toFixed(0)} ms, LCP ${clean.lcp_ms.toFixed(0)} ms, TBT ${clean.tbt_ms.toFixed(0)} ms, CLS ${clean.cls.toFixed(3)}`] : []),
     ...(info.cut ? [`Warning: ${countNoun(info.cut, 'load')} never settled within 30 s and ${info.cut === 1 ? 'was' : 'were'} cut there: ${info.cut === 1 ? 'its' : 'their'} figures are what was seen until then`] : []),
+    ...(info.failed_requests?.length ? [`Warning: ${countNoun(info.failed_requests.length, 'request')} of the site failed in most loads (the figures leave out what they would have cost): ${info.failed_requests.slice(0, 5).map((x) => plainText(x, 120)).join(', ')}${info.failed_requests.length > 5 ? ' …' : ''}`] : []),
     ...(info.blocked?.length ? [`The pages tried to reach outside the site (refused): ${info.blocked.slice(0, 5).map((x) => plainText(x, 60)).join(', ')}${info.blocked.length > 5 ? ' …' : ''}`] : []),
     info.sandbox === 'bubblewrap' ? 'Chromium ran in bubblewrap with a network of its own: it reached the throwaway site alone' : `Chromium ran without a sandbox (${plainText(info.sandbox_note ?? '', 200)})`,
   ];

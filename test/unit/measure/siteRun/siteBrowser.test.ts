@@ -181,6 +181,10 @@ describe('measure SITE --site --browser: the record and the reports', () => {
     assert.match(t, /plugin quiet: none of its files loads on the homepage/);
     assert.match(t, /plugin heavy: \/wp-content\/plugins\/heavy\/head\.js \(script, handle heavy-head\): 300\.0 KB, render-blocking, 250 ms main thread/);
     assert.match(t, /Clean WordPress itself in the browser: 11\.0 KB, 2 requests/);
+    assert.doesNotMatch(t, /failed in most loads/);
+    // Requests the site failed in most loads (a stripped core): said under the table.
+    const failed = withSiteBrowser(serverRecord(), { ...siteBrowserFigures(siteLoads(), MEMBERS), info: { ...INFO, failed_requests: ['/wp-includes/css/dist/block-library/common.min.css (config:clean: net::ERR_ABORTED)'] } });
+    assert.match(siteTable(failed), /Warning: 1 request of the site failed in most loads \(the figures leave out what they would have cost\): \/wp-includes\/css\/dist\/block-library\/common\.min\.css \(config:clean: net::ERR_ABORTED\)/);
   });
 
   it('markdown and HTML: every figure, and a hostile handle and URL escaped (no markup, no new table cell)', () => {
