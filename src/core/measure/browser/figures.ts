@@ -136,7 +136,8 @@ export function ownFolders(kind: 'plugin' | 'theme', slug: string, mustUse = fal
   return [mustUse ? `/wp-content/mu-plugins/${slug}/` : `/wp-content/plugins/${slug}/`, ...(mustUse ? [`/wp-content/mu-plugins/${slug}.php`] : [])];
 }
 
-const pathOf = (url: string) => url.replace(/[?#].*$/, '');
+/** A site-relative URL without its query or fragment. */
+export const pathOf = (url: string) => url.replace(/[?#].*$/, '');
 
 /**
  * The component's own requests in the measured side's loads (under one of `folders`), by path: the median of their

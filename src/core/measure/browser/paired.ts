@@ -2,7 +2,7 @@
 // the loads of the same round (both against the same clean loads, so the clean side cancels out), what the
 // regression check judges the time figures on (compare/browser.ts); and the main-thread time of each copy's own
 // scripts, paired the same way (what decides a paint the page's noise could not). Pure.
-import { loadFigures } from './figures';
+import { loadFigures, pathOf } from './figures';
 import type { BrowserFigures, BrowserLoad } from './types';
 
 /**
@@ -15,19 +15,19 @@ export type PairedBrowser = Partial<Record<keyof BrowserFigures | 'main_thread_m
 const KEYS: ReadonlyArray<keyof BrowserFigures> = ['bytes_kb', 'requests', 'render_blocking', 'fcp_ms', 'lcp_ms', 'tbt_ms', 'cls'];
 
 const bySide = (loads: readonly BrowserLoad[], side: string) => new Map(loads.filter((l) => l.side === side && l.round >= 0).map((l) => [l.round, l]));
+/** The rounds both sides were loaded in, in order. */
+const bothRounds = (A: Map<number, BrowserLoad>, B: Map<number, BrowserLoad>) => [...A.keys()].filter((r) => B.has(r)).sort((x, y) => x - y);
 
 /** The paired differences of side `a`'s loads against side `b`'s, round by round (rounds one side lacks are left out). */
 export function pairedBrowser(loads: readonly BrowserLoad[], a = 'measured', b = 'ref'): PairedBrowser {
   const A = bySide(loads, a);
   const B = bySide(loads, b);
-  const rounds = [...A.keys()].filter((r) => B.has(r)).sort((x, y) => x - y);
+  const rounds = bothRounds(A, B);
   if (!rounds.length) return {};
   const figs = (m: Map<number, BrowserLoad>) => new Map(rounds.map((r) => [r, loadFigures(m.get(r)!)]));
   const [FA, FB] = [figs(A), figs(B)];
   return Object.fromEntries(KEYS.map((k) => [k, rounds.map((r) => FA.get(r)![k] - FB.get(r)![k])])) as PairedBrowser;
 }
-
-const pathOf = (url: string) => url.replace(/[?#].*$/, '');
 
 /**
  * One load's main-thread time in the scripts under `folders` (site-relative, "/wp-content/plugins/acme/"), ms;
@@ -57,6 +57,5 @@ export function pairedMainThread(loads: readonly BrowserLoad[], a: Copy, b: Copy
   const A = bySide(loads, a.side);
   const B = bySide(loads, b.side);
   const [bA, bB] = blocking ? [blockingPaths(A.values()), blockingPaths(B.values())] : [undefined, undefined];
-  const rounds = [...A.keys()].filter((r) => B.has(r)).sort((x, y) => x - y);
-  return rounds.map((r) => Math.round((ownMainThread(A.get(r)!, a.folders, bA) - ownMainThread(B.get(r)!, b.folders, bB)) * 10) / 10);
+  return bothRounds(A, B).map((r) => Math.round((ownMainThread(A.get(r)!, a.folders, bA) - ownMainThread(B.get(r)!, b.folders, bB)) * 10) / 10);
 }
